@@ -1,0 +1,5 @@
+"""``python -m thresher``."""
+
+from thresher.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,73 @@
+"""``thresher pipe``: read a payload on stdin, write what the agent should see, exit 0.
+
+Contract (benchmarks and hooks rely on it, keep it stable):
+- stdin is the tool output (bytes, any encoding); stdout is the emission; exit status 0;
+- ``--cmd "CMD"`` and ``--exit-code N`` describe the command that produced it (they choose the graph
+  and turn on the failure rules); ``--role R`` picks the consumer role (default: $THRESHER_ROLE or
+  ``default``); ``--class C`` forces the payload class;
+- any failure of thresher itself writes the input unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+HELP = """usage: thresher pipe [--cmd "CMD"] [--exit-code N] [--role ROLE] [--class CLASS]
+
+Read a tool's output on stdin and write the compressed form the agent should see on stdout.
+Exit status is always 0; on any internal problem the input is written unchanged.
+
+  --cmd "CMD"      the command line that produced the output (chooses the graph)
+  --exit-code N    its exit status (non-zero turns on the failure rules: error lines kept byte-exact)
+  --role ROLE      consumer role: default, ci, reviewer, ... (env THRESHER_ROLE)
+  --class CLASS    force the payload class instead of classifying the command
+"""
+
+_FLAGS = {"--cmd": "command", "--exit-code": "exit_code", "--role": "role", "--class": "pclass"}
+
+
+def parse(argv: list[str]) -> dict:
+    """Parse pipe's flags (``--flag value`` or ``--flag=value``); raise ValueError on bad input."""
+    opts: dict = {"command": "", "exit_code": None,
+                  "role": os.environ.get("THRESHER_ROLE", "default"), "pclass": None}
+    i = 0
+    while i < len(argv):
+        flag, eq, value = argv[i].partition("=")
+        if flag not in _FLAGS:
+            raise ValueError(f"unknown option {argv[i]!r}")
+        if not eq:
+            i += 1
+            if i >= len(argv):
+                raise ValueError(f"option {flag} needs a value")
+            value = argv[i]
+        opts[_FLAGS[flag]] = value
+        i += 1
+    if opts["exit_code"] is not None:
+        try:
+            opts["exit_code"] = int(opts["exit_code"])
+        except ValueError:
+            raise ValueError(f"--exit-code needs an integer, got {opts['exit_code']!r}") from None
+    return opts
+
+
+def main(argv: list[str]) -> int:
+    """Run the pipe contract."""
+    if argv and argv[0] in ("-h", "--help"):
+        sys.stdout.write(HELP)
+        return 0
+    try:
+        opts = parse(argv)
+    except ValueError as exc:
+        sys.stderr.write(f"thresher pipe: {exc}\n{HELP}")
+        return 2
+    data = sys.stdin.buffer.read()
+    out = data
+    try:
+        from thresher.dataflow.api import compress
+        out = compress(data, **opts).output
+    except BaseException:  # noqa: BLE001 - thresher's own failure: raw passthrough
+        out = data
+    sys.stdout.buffer.write(out)
+    sys.stdout.buffer.flush()
+    return 0

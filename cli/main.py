@@ -1,0 +1,53 @@
+"""The ``thresher`` command: a thin dispatcher that imports only the subcommand being run.
+
+``thresher pipe`` is on every agent command's path, so its module is imported directly and parses
+its own few flags; the other subcommands use argparse.
+"""
+
+from __future__ import annotations
+
+import sys
+
+COMMANDS = {
+    "pipe": ("thresher.cmd_pipe", "compress stdin for the agent (the hot path)"),
+    "trace": ("thresher.cmd_trace", "show what each stage did to a payload"),
+    "graph": ("thresher.cmd_graph", "check, list and draw graphs"),
+    "check": ("thresher.cmd_check", "property-test a graph against the invariants"),
+    "expand": ("thresher.cmd_expand", "print an archived original (byte-exact) by handle"),
+}
+
+USAGE = """usage: thresher COMMAND [ARGS...]
+
+thresher shrinks tool outputs before an LLM agent reads them, and keeps the originals.
+
+commands:
+{commands}
+
+Run `thresher COMMAND --help` for the options of one command.
+Example:  pytest -q 2>&1 | thresher pipe --cmd "pytest -q" --exit-code $?
+"""
+
+
+def usage() -> str:
+    """The top-level help text."""
+    width = max(map(len, COMMANDS))
+    return USAGE.format(commands="\n".join(f"  {name:<{width}}  {COMMANDS[name][1]}"
+                                           for name in COMMANDS))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``thresher`` console script; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        sys.stdout.write(usage())
+        return 0
+    if argv[0] == "--version":
+        from thresher import __version__
+        print(f"thresher {__version__}")
+        return 0
+    entry = COMMANDS.get(argv[0])
+    if entry is None:
+        sys.stderr.write(f"thresher: unknown command {argv[0]!r}\n\n{usage()}")
+        return 2
+    import importlib
+    return importlib.import_module(entry[0]).main(argv[1:])

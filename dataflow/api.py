@@ -1,0 +1,90 @@
+"""The Python API: ``compress(text_or_bytes, command=..., exit_code=...)``.
+
+This is what ``thresher pipe`` runs, and what benchmarks and integrations call. It never raises for
+a bad payload: any failure of thresher itself yields the raw input (the reason is in the result).
+"""
+
+from __future__ import annotations
+
+import time
+
+from blake3 import blake3
+
+from .contract import Context
+from .executor import initial_payload, run_plan
+from .finalize import Emission, finalize
+from .trace import NullTrace, Trace
+
+MAX_INPUT = 64 * 1024 * 1024
+"""Inputs larger than this pass through raw (the shell boundary streams them)."""
+
+
+class Result:
+    """What :func:`compress` returns: the output, the emission summary, and the trace."""
+
+    __slots__ = ("output", "emission", "trace", "graph_id", "pclass", "ms")
+
+    def __init__(self, emission: Emission, trace, graph_id: str, pclass: str, ms: float) -> None:
+        self.output = emission.output
+        self.emission = emission
+        self.trace = trace
+        self.graph_id = graph_id
+        self.pclass = pclass
+        self.ms = ms
+
+    @property
+    def text(self) -> str:
+        """The output decoded as UTF-8 (lossy only where the input was not valid UTF-8)."""
+        return self.output.decode("utf-8", "replace")
+
+    def as_dict(self) -> dict:
+        """JSON-ready summary including the trace when one was recorded."""
+        trace = self.trace.to_dict() if getattr(self.trace, "enabled", False) else None
+        return {"graph": self.graph_id, "class": self.pclass, "ms": round(self.ms, 3),
+                "emission": self.emission.as_dict(), "trace": trace}
+
+
+def handle_of(raw: bytes) -> str:
+    """The archive handle of ``raw``: the first 12 hex digits of its blake3 hash."""
+    return blake3(raw).hexdigest()[:12]
+
+
+def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = None,
+             role: str = "default", pclass: str | None = None, plan: dict | None = None,
+             plans=None, archive=None, trace: bool = False, keep_text: bool = False,
+             stream: str = "stdout", scope: str = "", cwd: str | None = None) -> Result:
+    """Compress one tool output and return the :class:`Result` (output bytes + trace).
+
+    ``plan`` runs that compiled plan; otherwise the payload class (from ``pclass`` or the command
+    classifier) and ``role`` choose a graph among those visible from ``cwd``.
+    """
+    t0 = time.perf_counter()
+    raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else bytes(data)
+    tr = Trace(keep_text=keep_text) if trace else NullTrace()
+    if len(raw) > MAX_INPUT:
+        em = Emission(raw, "raw", f"input larger than {MAX_INPUT} bytes passes through")
+        return Result(em, tr, "", pclass or "", (time.perf_counter() - t0) * 1000)
+    graph_id = ""
+    try:
+        if plan is None:
+            if plans is None:
+                from .plan import load_plans
+                plans = load_plans(cwd)
+            pclass = pclass or plans.classify(command)
+            plan = plans.resolve(pclass, role)
+        if plan is None:
+            raise LookupError(f"no graph for class {pclass!r} role {role!r}")
+        graph_id, pclass = plan["id"], pclass or plan["class"]
+        if trace:
+            tr.graph_id = graph_id
+        handle = handle_of(raw)
+        payload = initial_payload(raw, command=command, argv=tuple(command.split()),
+                                  exit_code=exit_code, stream=stream, pclass=pclass, role=role,
+                                  scope=scope)
+        ctx = Context(plan["budget"], archive, handle, graph_id)
+        final, in_time = run_plan(plan, payload, ctx, tr)
+        em = finalize(final, handle, ctx.extras.get("archived") == handle, in_time)
+    except Exception as exc:  # thresher's own failure: raw passthrough, never an error
+        em = Emission(raw, "raw", f"INV-5: engine error {type(exc).__name__}: {str(exc)[:200]}")
+    tr.finish(**em.as_dict())
+    return Result(em, tr, graph_id, pclass or "", (time.perf_counter() - t0) * 1000)

@@ -1,0 +1,87 @@
+"""Build every plan from the discovered graph files (control plane; imports yaml/pydantic/networkx).
+
+For each ``class.role`` the file of the highest-precedence origin wins. A role file may extend a
+graph of the same id from a lower origin (a user overriding the built-in ``pytest.default``).
+A graph that fails to load or validate is left out and its errors are kept, so one broken user file
+never stops the others (the resolver then falls back to the next graph in line).
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from .compile import compile_graph, default_registry
+from .errors import GraphError, GraphErrors
+from .plan import CLASSIFY_FILE, ORIGINS
+from .spec import LoadedGraph, load_graph
+
+
+def load_all(files: list[tuple[str, str]]) -> tuple[dict[str, list[tuple[str, LoadedGraph]]],
+                                                    list[GraphError]]:
+    """Load every graph file; return candidates per graph id (highest precedence first) and errors."""
+    by_id: dict[str, list[tuple[str, LoadedGraph]]] = {}
+    errors: list[GraphError] = []
+    for origin, path in files:
+        if path.endswith((CLASSIFY_FILE, "classify.yml")):
+            continue
+        try:
+            g = load_graph(path)
+        except GraphError as exc:
+            errors.append(exc)
+            continue
+        by_id.setdefault(g.graph_id, []).insert(0, (origin, g))
+    return by_id, errors
+
+
+def finder(by_id: dict[str, list[tuple[str, LoadedGraph]]], me: LoadedGraph):
+    """A ``find_base`` for :func:`compile_graph`: same-id bases come from a lower origin."""
+    def find(gid: str) -> LoadedGraph | None:
+        cands = [g for _, g in by_id.get(gid, [])]
+        if gid == me.graph_id and me in cands:
+            cands = cands[cands.index(me) + 1:]
+        return cands[0] if cands else None
+    return find
+
+
+def load_classify(files: list[tuple[str, str]]) -> tuple[list[dict], list[GraphError]]:
+    """Command → class rules; project rules first, then user, then built-in."""
+    rules: list[dict] = []
+    errors: list[GraphError] = []
+    for origin, path in sorted(files, key=lambda f: -ORIGINS.index(f[0])):
+        if not path.endswith((CLASSIFY_FILE, "classify.yml")):
+            continue
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = yaml.safe_load(fh) or {}
+            for i, rule in enumerate(data.get("rules", [])):
+                if set(rule) != {"match", "class"}:
+                    raise GraphError(path, f"rule {i}: needs exactly the keys `match` and `class`")
+                import re
+                re.compile(rule["match"])
+                rules.append({"match": rule["match"], "class": str(rule["class"])})
+        except (OSError, yaml.YAMLError, AttributeError, TypeError) as exc:
+            errors.append(GraphError(path, f"cannot read classify table: {exc}"))
+        except GraphError as exc:
+            errors.append(exc)
+        except Exception as exc:  # re.error
+            errors.append(GraphError(path, f"bad regex: {exc}"))
+    return rules, errors
+
+
+def build_all(files: list[tuple[str, str]]) -> dict:
+    """Compile every winning graph; the result is what the plan cache stores."""
+    registry = default_registry()
+    by_id, errors = load_all(files)
+    plans, sources = {}, {}
+    for gid, cands in sorted(by_id.items()):
+        sources[gid] = [[origin, g.file] for origin, g in cands]
+        g = cands[0][1]
+        try:
+            plans[gid] = compile_graph(g, registry, finder(by_id, g))
+        except GraphErrors as exc:
+            errors.extend(exc.errors)
+        except GraphError as exc:
+            errors.append(exc)
+    rules, cerrors = load_classify(files)
+    return {"plans": plans, "sources": sources, "classify": rules,
+            "errors": [e.render() for e in errors + cerrors]}

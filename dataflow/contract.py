@@ -1,0 +1,69 @@
+"""The stage contract: what a stage declares about itself, and what it is handed when it runs.
+
+A stage is a plain function ``run(payload, params, ctx) -> Payload | Out | None``:
+- ``None``      declined: the input passes on unchanged through the ``out`` port;
+- ``Payload``   applied: the new payload leaves through ``out``;
+- ``Out(p, x)`` applied: ``x`` leaves through port ``p`` (which the stage must declare).
+
+Stages stay simple because the executor enforces the invariants at the edges (see executor.py).
+A ``StageInfo`` is plain data, kept in the explicit registry in ``thresher.stages.registry``; the
+implementation and the pydantic params model are named as ``"module:attr"`` strings so that the hot
+path imports only the stages a graph uses, and never pydantic.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from .payload import PHASE_INDEX, Out, Payload
+
+ANY_CLASS = "*"
+
+StageResult = "Payload | Out | None"
+StageFn = Callable[[Payload, dict, "Context"], "Payload | Out | None"]
+
+
+class StageInfo:
+    """Registry entry of one stage: key, phase, accepted classes, ports, and where its code lives."""
+
+    __slots__ = ("key", "phase", "accepts", "ports", "impl", "params", "summary", "emits_summaries")
+
+    def __init__(self, key: str, phase: str, impl: str, params: str, summary: str, *,
+                 accepts: tuple[str, ...] = (ANY_CLASS,), ports: tuple[str, ...] = ("out",),
+                 emits_summaries: bool = False) -> None:
+        if phase not in PHASE_INDEX:
+            raise ValueError(f"stage {key!r}: unknown phase {phase!r}")
+        self.key = key
+        self.phase = phase
+        self.accepts = accepts
+        self.ports = ports if "out" in ports else ("out",) + ports
+        self.impl = impl
+        self.params = params
+        self.summary = summary
+        self.emits_summaries = emits_summaries
+
+    def accepts_class(self, pclass: str) -> bool:
+        """True when this stage may run on payloads of class ``pclass``."""
+        return ANY_CLASS in self.accepts or pclass in self.accepts
+
+
+class Archive(Protocol):
+    """What stages may ask of the archive store (implemented in thresher.stores)."""
+
+    def put(self, handle: str, raw: bytes, meta: dict[str, Any]) -> None:
+        """Store ``raw`` under ``handle``; raise on any failure (the executor then emits raw)."""
+
+
+class Context:
+    """Per-run services and settings handed to every stage: budget, archive, handle, clock."""
+
+    __slots__ = ("budget", "archive", "handle", "graph_id", "node_id", "extras")
+
+    def __init__(self, budget: dict[str, Any], archive: Archive | None, handle: str,
+                 graph_id: str, extras: dict[str, Any] | None = None) -> None:
+        self.budget = budget
+        self.archive = archive
+        self.handle = handle
+        self.graph_id = graph_id
+        self.node_id = ""
+        self.extras = extras or {}

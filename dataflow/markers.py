@@ -1,0 +1,45 @@
+"""The engine's own marker lines: the one footer per payload, and the per-line clip suffix.
+
+Markers are counted in lines and name the exact command that brings the original back. There is one
+footer per lossy payload; stages never write "…" lines. Everything that formats or recognises a
+marker lives here, so the executor, the property checks and the stages agree byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+
+FOOTER_PREFIX = "[thresher: "
+
+FOOTER_RE = re.compile(
+    r"^\[thresher: (?P<omitted>\d+) of (?P<total>\d+) lines omitted"
+    r"(?:, (?P<clipped>\d+) clipped)? · thresher expand (?P<handle>[0-9a-f]+)\]$")
+
+CLIP_RE = re.compile(r" \[thresher: \+(?P<chars>\d+) chars clipped\]$")
+
+
+def footer(omitted: int, total: int, handle: str, clipped: int = 0) -> str:
+    """The single footer line of a lossy emission."""
+    extra = f", {clipped} clipped" if clipped else ""
+    return f"[thresher: {omitted} of {total} lines omitted{extra} · thresher expand {handle}]"
+
+
+def is_footer(line: str) -> bool:
+    """True when ``line`` is shaped like a footer marker."""
+    return line.startswith(FOOTER_PREFIX) and FOOTER_RE.match(line) is not None
+
+
+def clip(line: str, limit: int) -> str:
+    """``line`` cut to ``limit`` characters plus a suffix saying exactly how many were cut."""
+    if len(line) <= limit:
+        return line
+    return line[:limit] + f" [thresher: +{len(line) - limit} chars clipped]"
+
+
+def is_clip_of(view_line: str, source_line: str) -> bool:
+    """True when ``view_line`` is ``source_line`` clipped by :func:`clip` (counts must match)."""
+    m = CLIP_RE.search(view_line)
+    if m is None:
+        return False
+    kept = view_line[:m.start()]
+    return source_line.startswith(kept) and len(source_line) - len(kept) == int(m.group("chars"))

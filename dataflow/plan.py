@@ -1,0 +1,136 @@
+"""Find graph files, and load their compiled plans from the cache (the data plane's entry).
+
+Graph files are discovered in three places, later ones winning for the same ``class.role``:
+built-in (the ``thresher.graphs`` package), user (``$THRESHER_CONFIG_HOME`` or
+``~/.config/thresher/graphs``) and project (the nearest ``.thresher/graphs`` at or above the working
+directory). All plans are compiled together and cached as one JSON file keyed by a blake3 hash of
+the package version, the graph files' names and bytes, and the registry/params sources. On a fresh
+cache this module imports only ``os``, ``re``, ``blake3`` and ``orjson``; a stale cache triggers
+the control plane (``compile.py``) once.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import orjson
+from blake3 import blake3
+
+from . import __version__
+
+ORIGINS = ("built-in", "user", "project")
+CLASSIFY_FILE = "classify.yaml"
+_KEY_SOURCES = ("thresher.stages.registry", "thresher.stages.params")
+
+
+def builtin_dir() -> str:
+    """Folder of the shipped graphs."""
+    import thresher.graphs as pkg
+    return os.path.dirname(pkg.__file__)
+
+
+def user_dir() -> str:
+    """Folder of the user's own graphs."""
+    base = os.environ.get("THRESHER_CONFIG_HOME") or os.path.join(
+        os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"), "thresher")
+    return os.path.join(base, "graphs")
+
+
+def project_dir(cwd: str | None = None) -> str | None:
+    """The nearest ``.thresher/graphs`` folder at or above ``cwd``, if any."""
+    cur = os.path.abspath(cwd or os.getcwd())
+    while True:
+        cand = os.path.join(cur, ".thresher", "graphs")
+        if os.path.isdir(cand):
+            return cand
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return None
+        cur = parent
+
+
+def cache_dir() -> str:
+    """Where compiled plans are cached."""
+    return os.environ.get("THRESHER_CACHE_HOME") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "thresher")
+
+
+def discover(cwd: str | None = None) -> list[tuple[str, str]]:
+    """``(origin, path)`` of every graph and classify file, lowest precedence first."""
+    found = []
+    for origin, folder in zip(ORIGINS, (builtin_dir(), user_dir(), project_dir(cwd))):
+        if folder and os.path.isdir(folder):
+            for name in sorted(os.listdir(folder)):
+                if name.endswith((".yaml", ".yml")):
+                    found.append((origin, os.path.join(folder, name)))
+    return found
+
+
+def _key(files: list[tuple[str, str]]) -> str:
+    h = blake3(__version__.encode())
+    import importlib.util
+    for mod in _KEY_SOURCES:
+        spec = importlib.util.find_spec(mod)
+        if spec and spec.origin:
+            with open(spec.origin, "rb") as fh:
+                h.update(fh.read())
+    for origin, path in files:
+        h.update(f"\0{origin}\0{path}\0".encode())
+        with open(path, "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()[:32]
+
+
+class Plans:
+    """All compiled plans plus the command → class table, and the errors of graphs that failed."""
+
+    def __init__(self, data: dict) -> None:
+        self.plans: dict[str, dict] = data["plans"]
+        self.sources: dict[str, list] = data.get("sources", {})
+        self.errors: list[str] = data.get("errors", [])
+        self.rules = [(re.compile(r["match"]), r["class"]) for r in data.get("classify", [])]
+
+    def resolve(self, pclass: str, role: str = "default") -> dict | None:
+        """The plan for ``pclass`` and ``role``, falling back to default role and generic class."""
+        for gid in (f"{pclass}.{role}", f"{pclass}.default", f"generic.{role}", "generic.default"):
+            if gid in self.plans:
+                return self.plans[gid]
+        return None
+
+    def classify(self, command: str) -> str:
+        """The payload class of ``command`` (first matching rule; ``generic`` when none)."""
+        for regex, pclass in self.rules:
+            if regex.search(command):
+                return pclass
+        return "generic"
+
+
+def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
+    """Compiled plans for the graphs visible from ``cwd``, from the cache when it is fresh."""
+    files = discover(cwd)
+    key = _key(files)
+    path = os.path.join(cache_dir(), f"plans-{key}.json")
+    if use_cache:
+        try:
+            with open(path, "rb") as fh:
+                return Plans(orjson.loads(fh.read()))
+        except (OSError, ValueError):
+            pass
+    from .build import build_all  # control plane: pydantic, yaml, networkx
+    data = build_all(files)
+    if use_cache:
+        _write_atomic(path, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
+    return Plans(data)
+
+
+def _write_atomic(path: str, blob: bytes) -> None:
+    """Write ``blob`` to ``path`` atomically; a cache that cannot be written is not an error."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(blob)
+        os.replace(tmp, path)
+    except OSError:
+        pass

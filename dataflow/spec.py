@@ -1,0 +1,150 @@
+"""Graph files: YAML → a validated pydantic ``GraphSpec`` (control plane only).
+
+A graph file ``<class>.<role>.yaml`` either defines a graph::
+
+    class: pytest            # optional when the file name says it
+    role: default
+    budget: {max_lines: 120}
+    nodes:
+      read:  {stage: read}
+      guard: {stage: guard, params: {tiny_lines: 8}}
+    edges:
+      - read -> guard
+      - guard.verbatim -> persist
+
+or, as a role file, extends a base graph and overrides budgets and node params::
+
+    extends: pytest.default
+    role: ci
+    budget: {max_lines: 400}
+    params: {collapse: {min_run: 5}}
+
+Errors name the file and the line of the offending key, and say how to fix it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import GraphError
+
+
+class Budget(BaseModel):
+    """The guardrail a graph's output must meet, and the time stages may take."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    max_lines: int = Field(200, ge=1, description="lines of output the reader should get at most")
+    max_tokens: int = Field(4000, ge=1, description="estimated tokens of output at most")
+    stage_ms: int = Field(2000, ge=1, description="time budget of one stage; overrun → fail open")
+    total_ms: int = Field(5000, ge=1, description="time budget of the whole graph")
+
+
+class NodeSpec(BaseModel):
+    """One node: a stage named by registry key, and its params."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    stage: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class GraphSpec(BaseModel):
+    """A whole graph (or a role file before it is merged with its base)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    pclass: str | None = Field(None, alias="class")
+    role: str | None = None
+    description: str = ""
+    extends: str | None = None
+    budget: dict[str, Any] = Field(default_factory=dict)
+    nodes: dict[str, NodeSpec] = Field(default_factory=dict)
+    edges: list[str] = Field(default_factory=list)
+    params: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
+class LoadedGraph:
+    """A parsed graph file: its spec, where it came from, and the line of each key."""
+
+    def __init__(self, file: str, spec: GraphSpec, lines: dict[tuple, int]) -> None:
+        self.file = file
+        self.spec = spec
+        self.lines = lines
+        stem = os.path.basename(file).rsplit(".", 1)[0]
+        parts = stem.split(".")
+        self.pclass = spec.pclass or (parts[0] if len(parts) == 2 else None)
+        self.role = spec.role or (parts[1] if len(parts) == 2 else "default")
+        if self.pclass is None:
+            raise GraphError(file, "cannot tell the payload class of this graph",
+                             hint="name the file <class>.<role>.yaml or add a top-level `class:` key")
+
+    @property
+    def graph_id(self) -> str:
+        """``class.role``, the name other graphs extend and the resolver looks up."""
+        return f"{self.pclass}.{self.role}"
+
+    def line(self, *path: object) -> int | None:
+        """Line number (1-based) of the YAML key at ``path``, when known."""
+        return self.lines.get(tuple(path))
+
+
+def _key_lines(node: yaml.Node, path: tuple = (), out: dict | None = None) -> dict[tuple, int]:
+    """Map every key path of a composed YAML document to its 1-based line."""
+    out = {} if out is None else out
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            sub = path + (key.value,)
+            out[sub] = key.start_mark.line + 1
+            _key_lines(value, sub, out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            out[path + (i,)] = item.start_mark.line + 1
+            _key_lines(item, path + (i,), out)
+    return out
+
+
+def load_graph(file: str, text: str | None = None) -> LoadedGraph:
+    """Read and parse one graph file; raise :class:`GraphError` naming file and line on any problem."""
+    try:
+        if text is None:
+            with open(file, encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as exc:
+        raise GraphError(file, f"cannot read: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+        root = yaml.compose(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise GraphError(file, f"malformed YAML: {problem}", line=mark.line + 1 if mark else None,
+                         hint="check indentation and quoting on that line") from None
+    if not isinstance(data, dict):
+        raise GraphError(file, "a graph file must be a YAML mapping with `nodes:` and `edges:`")
+    lines = _key_lines(root) if root is not None else {}
+    try:
+        spec = GraphSpec.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        node = loc[1] if len(loc) > 1 and loc[0] == "nodes" else None
+        known = ", ".join(sorted(GraphSpec.model_fields.keys() - {"pclass"} | {"class"}))
+        hint = (f"allowed top-level keys: {known}" if err["type"] == "extra_forbidden" and len(loc) == 1
+                else "a node is {stage: <registry key>, params: {...}}")
+        raise GraphError(file, f"{'.'.join(map(str, loc))}: {err['msg']}", node=node,
+                         line=lines.get(loc) or lines.get(loc[:1]), hint=hint) from None
+    return LoadedGraph(file, spec, lines)
+
+
+def parse_edge(edge: str) -> tuple[str, str, str]:
+    """``"a.port -> b"`` → ``("a", "port", "b")``; the port defaults to ``out``."""
+    left, sep, right = edge.partition("->")
+    if not sep or not left.strip() or not right.strip():
+        raise ValueError(f"edge {edge!r} is not of the form 'node.port -> node'")
+    src, _, port = left.strip().partition(".")
+    dst = right.strip()
+    if dst.endswith(".in"):
+        dst = dst[:-3]
+    return src, port or "out", dst

@@ -1,0 +1,69 @@
+"""Stage-by-stage traces: what each node decided, why, and what it cost.
+
+A trace is plain data (a list of dicts plus a final summary), so the terminal table, JSON, Mermaid,
+DOT and HTML renderers all draw the same thing. ``NullTrace`` is the default on the hot path: it
+records nothing and costs nothing.
+"""
+
+from __future__ import annotations
+
+from blake3 import blake3
+
+from .tokens import estimate
+
+APPLIED, DECLINED, REJECTED, FAILED, SKIPPED = "applied", "declined", "rejected", "failed", "skipped"
+DECISIONS = (APPLIED, DECLINED, REJECTED, FAILED, SKIPPED)
+
+
+def short_hash(text: str) -> str:
+    """First 8 hex digits of the blake3 hash of ``text`` (to compare stage inputs and outputs)."""
+    return blake3(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+class NullTrace:
+    """Records nothing (the default)."""
+
+    enabled = False
+
+    def stage(self, node: dict, decision: str, reason: str, before: object, after: object,
+              ms: float, port: str = "out") -> None:
+        """Record one stage run (ignored)."""
+
+    def finish(self, **final: object) -> None:
+        """Record the final emission (ignored)."""
+
+
+class Trace(NullTrace):
+    """Records every stage: decision, reason, port, lines/tokens/bytes in and out, time, hashes."""
+
+    enabled = True
+
+    def __init__(self, graph_id: str = "", keep_text: bool = False) -> None:
+        self.graph_id = graph_id
+        self.keep_text = keep_text
+        self.records: list[dict] = []
+        self.final: dict = {}
+
+    def stage(self, node: dict, decision: str, reason: str, before, after, ms: float,
+              port: str = "out") -> None:
+        """Record one stage run; ``before``/``after`` are payloads (``after`` None when unchanged)."""
+        after = before if after is None else after
+        tin, tout = before.text(), after.text()
+        rec = {"node": node["id"], "stage": node["stage"], "phase": node["phase"],
+               "decision": decision, "reason": reason, "port": port,
+               "lines_in": len(before.lines), "lines_out": len(after.lines),
+               "tokens_in": estimate(tin), "tokens_out": estimate(tout),
+               "bytes_in": len(tin.encode("utf-8", "surrogatepass")),
+               "bytes_out": len(tout.encode("utf-8", "surrogatepass")),
+               "ms": round(ms, 3), "hash_in": short_hash(tin), "hash_out": short_hash(tout)}
+        if self.keep_text:
+            rec["text_in"], rec["text_out"] = tin, tout
+        self.records.append(rec)
+
+    def finish(self, **final: object) -> None:
+        """Record the final emission and its totals."""
+        self.final = dict(final)
+
+    def to_dict(self) -> dict:
+        """The whole trace as JSON-ready data."""
+        return {"graph": self.graph_id, "stages": self.records, "final": self.final}

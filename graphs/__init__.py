@@ -1,0 +1,1 @@
+"""The shipped graphs (YAML data). This file lets importlib.resources find the folder."""

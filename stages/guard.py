@@ -1,0 +1,57 @@
+"""Guard: decide what must pass through byte-exact, and send it out of the ``verbatim`` port.
+
+Byte-exact: binary output, structured data a program will parse (``--json``, ``--porcelain``,
+``-o json``, output that parses as JSON), tiny outputs, and small outputs of a failing command.
+Everything else is declined and continues down the graph.
+"""
+
+from __future__ import annotations
+
+import re
+
+from thresher.dataflow.payload import Out
+
+_FLAG_CACHE: dict[tuple, re.Pattern] = {}
+
+
+def _flags(patterns: list[str]) -> re.Pattern:
+    key = tuple(patterns)
+    if key not in _FLAG_CACHE:
+        _FLAG_CACHE[key] = re.compile("|".join(f"(?:{p})" for p in patterns) or r"(?!)")
+    return _FLAG_CACHE[key]
+
+
+def _looks_json(raw: bytes) -> bool:
+    head = raw.lstrip()[:1]
+    if head not in (b"{", b"["):
+        return False
+    import orjson
+    try:
+        orjson.loads(raw)
+        return True
+    except orjson.JSONDecodeError:
+        return False
+
+
+def verdict(payload, params) -> str | None:
+    """The reason ``payload`` must pass byte-exact, or ``None``."""
+    raw = payload.raw
+    if params["binary"] and (b"\0" in raw[:65536] or
+                             sum(s.count("\ufffd") for s in payload.source[:200]) > 64):
+        return "binary output passes raw"
+    if params["structured_flags"] and _flags(params["structured_flags"]).search(payload.command):
+        return "structured output flag (a program will parse it)"
+    n = len(payload.source)
+    if n <= params["tiny_lines"]:
+        return f"tiny output ({n} lines)"
+    if payload.failed and n <= params["fail_small_lines"]:
+        return f"failing command with a small output ({n} lines)"
+    if params["sniff_json"] and _looks_json(raw):
+        return "output is JSON (a program may parse it)"
+    return None
+
+
+def run(payload, params, ctx):
+    """``Out("verbatim", ...)`` with the reason, or ``None`` to let the graph continue."""
+    why = verdict(payload, params)
+    return None if why is None else Out("verbatim", payload.evolve(verdict=why))

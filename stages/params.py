@@ -1,0 +1,68 @@
+"""Params models of every stage (control plane only: the hot path gets plain dicts from the plan).
+
+Every model forbids unknown keys, so a typo in a graph file is an error naming the node, not a
+silently ignored setting.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ReadParams(_Params):
+    """Read: decoding and cleaning."""
+    strip_ansi: bool = Field(True, description="remove ANSI/OSC escape sequences")
+    redraws: bool = Field(True, description="keep only the last state of carriage-return redraws")
+    max_line_chars: int = Field(4000, ge=80, description="clip longer lines, saying how much was cut")
+
+
+class GuardParams(_Params):
+    """Guard: what passes through byte-exact."""
+    tiny_lines: int = Field(6, ge=0, description="outputs with at most this many lines pass whole")
+    fail_small_lines: int = Field(40, ge=0,
+                                  description="a failing command's output up to this many lines passes whole")
+    structured_flags: list[str] = Field(
+        default_factory=lambda: [r"--json\b", r"--porcelain\b", r"(?:^|\s)-o\s*json\b",
+                                 r"--format[= ](?:json|yaml|csv)\b", r"--output[= ](?:json|yaml)\b"],
+        description="regexes on the command line that mean a program will parse the output")
+    sniff_json: bool = Field(True, description="output that parses as JSON passes byte-exact")
+    binary: bool = Field(True, description="output with NUL bytes or mostly undecodable passes raw")
+
+
+class ScoreParams(_Params):
+    """Score: regexes that make a line critical (the answer) or noise."""
+    critical: list[str] = Field(default_factory=list, description="extra critical-line regexes")
+    noise: list[str] = Field(default_factory=list, description="noise-line regexes")
+    locations_on_failure: bool = Field(True, description="file:line lines are critical on failure")
+
+
+class DropNoiseParams(_Params):
+    """drop-noise: drop noise lines."""
+    min_lines: int = Field(1, ge=1, description="decline unless at least this many lines go")
+
+
+class CollapseParams(_Params):
+    """collapse: fold runs of near-identical lines."""
+    min_run: int = Field(3, ge=2, description="fold runs of at least this many similar lines")
+    exact_only: bool = Field(False, description="fold only exact repeats, not lines differing in numbers")
+
+
+class TrimParams(_Params):
+    """trim: head and tail within the budget, every critical line kept."""
+    head_share: float = Field(0.6, gt=0, lt=1, description="share of the line budget given to the head")
+    max_lines: int | None = Field(None, ge=4, description="override the graph budget's max_lines")
+
+
+class RouteParams(_Params):
+    """route: choose compressed or raw, and write the footer."""
+    min_saving: float = Field(0.1, ge=0, lt=1,
+                              description="emit raw unless the compressed form saves this share of tokens")
+
+
+class PersistParams(_Params):
+    """persist: archive the raw original."""
+    enabled: bool = Field(True, description="store the original (without it, lossy output falls back to raw)")

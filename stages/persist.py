@@ -1,0 +1,22 @@
+"""Persist: store the raw original in the archive before any marker naming its handle is shown.
+
+On success it tells the executor (``ctx.extras["archived"]``); on failure it raises, the executor
+fails open, and a lossy emission then falls back to raw (INV-7).
+"""
+
+from __future__ import annotations
+
+
+def run(payload, params, ctx):
+    """Archive ``payload.raw`` under ``ctx.handle``; always declines (the payload is unchanged)."""
+    if not params["enabled"]:
+        return None
+    archive = ctx.archive
+    if archive is None:
+        from thresher.stores.archive import default_archive
+        archive = default_archive()
+    archive.put(ctx.handle, payload.raw, {"command": payload.command, "exit_code": payload.exit_code,
+                                          "class": payload.pclass, "graph": ctx.graph_id,
+                                          "stream": payload.stream})
+    ctx.extras["archived"] = ctx.handle
+    return None

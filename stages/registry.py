@@ -1,0 +1,45 @@
+"""The explicit, greppable registry of every stage a graph may name.
+
+Graphs name stages by these keys, never by Python import path. Each entry says which phase the
+stage belongs to, which payload classes it accepts, its output ports, where its code and its params
+model live (as ``"module:attr"`` strings, so the hot path imports only the stages a plan uses and
+never pydantic), and whether it may write declared summary lines.
+"""
+
+from __future__ import annotations
+
+from thresher.dataflow.contract import StageInfo
+
+_P = "thresher.stages.params:"
+
+
+def _entry(key: str, phase: str, module: str, params: str, summary: str, **kw: object) -> StageInfo:
+    return StageInfo(key, phase, f"thresher.stages.{module}:run", _P + params, summary, **kw)
+
+
+REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
+    _entry("read", "read", "read", "ReadParams",
+           "decode bytes, strip ANSI/OSC escapes and carriage-return progress redraws, clip huge lines"),
+    _entry("guard", "guard", "guard", "GuardParams",
+           "send structured data, tiny outputs and small failures through the `verbatim` port",
+           ports=("out", "verbatim")),
+    _entry("score", "score", "score", "ScoreParams",
+           "tier every line: critical (errors, failures, locations), important, noise"),
+    _entry("drop-noise", "distill", "distill_noise", "DropNoiseParams",
+           "drop the lines Score marked as noise (progress, banners); never critical lines"),
+    _entry("collapse", "collapse", "collapse", "CollapseParams",
+           "fold runs of near-identical lines into the first one and a line with the exact count",
+           emits_summaries=True),
+    _entry("trim", "collapse", "trim", "TrimParams",
+           "keep every critical line, then head and tail lines up to the budget"),
+    _entry("route", "route", "route", "RouteParams",
+           "choose the emission (compressed or raw) against the guardrail and write the footer",
+           emits_summaries=True),
+    _entry("persist", "persist", "persist", "PersistParams",
+           "store the raw original in the archive before any marker naming its handle is shown"),
+)}
+
+
+def known_keys() -> list[str]:
+    """The registry keys, sorted (used in error messages that list the alternatives)."""
+    return sorted(REGISTRY)

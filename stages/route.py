@@ -1,0 +1,26 @@
+"""Route: choose the emission against the guardrail and write the one footer.
+
+If the compressed view does not save at least ``min_saving`` of the estimated tokens, the full
+source goes on (the executor then emits the original bytes). Otherwise, when lines were omitted or
+clipped, one footer line states the exact counts and the handle to get the original back.
+"""
+
+from __future__ import annotations
+
+from thresher.dataflow.markers import footer
+from thresher.dataflow.payload import SYNTHETIC
+from thresher.dataflow.tokens import estimate
+
+
+def run(payload, params, ctx):
+    """The view with its footer, the full source when not worth it, or ``None`` if unchanged."""
+    kept, omitted, clipped = payload.counts()
+    synthetic = any(o == SYNTHETIC for o in payload.origin)
+    if not omitted and not clipped and not synthetic:
+        return None
+    n = len(payload.source)
+    full = estimate("\n".join(payload.source))
+    if estimate(payload.text()) > full * (1 - params["min_saving"]):
+        return payload.with_view(payload.source, range(n))
+    line = footer(omitted, n, ctx.handle, clipped)
+    return payload.with_view(payload.lines + (line,), payload.origin + (SYNTHETIC,))

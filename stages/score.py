@@ -1,0 +1,44 @@
+"""Score: give every source line a tier — critical (the answer), important, or noise.
+
+Critical: error/failure/assertion/traceback lines, and on a failing command also ``file:line``
+locations. Noise: lines matching the graph's noise regexes (never a critical line).
+"""
+
+from __future__ import annotations
+
+import re
+
+from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
+
+from .text import ERROR_RE, LOCATION_RE
+
+_CACHE: dict[tuple, re.Pattern | None] = {}
+
+
+def _union(patterns: list[str]) -> re.Pattern | None:
+    key = tuple(patterns)
+    if key not in _CACHE:
+        _CACHE[key] = re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
+    return _CACHE[key]
+
+
+def tier(line: str, failed: bool, extra: re.Pattern | None, noise: re.Pattern | None,
+         locations: bool) -> int:
+    """The tier of one line."""
+    if ERROR_RE.search(line) or (extra is not None and extra.search(line)):
+        return CRITICAL
+    if failed and locations and LOCATION_RE.search(line):
+        return CRITICAL
+    if noise is not None and noise.search(line):
+        return NOISE
+    return IMPORTANT
+
+
+def run(payload, params, ctx):
+    """The payload with ``tiers`` set; ``None`` when every line is merely important."""
+    extra, noise = _union(params["critical"]), _union(params["noise"])
+    failed, loc = payload.failed, params["locations_on_failure"]
+    tiers = tuple(tier(s, failed, extra, noise, loc) for s in payload.source)
+    if all(t == IMPORTANT for t in tiers):
+        return None
+    return payload.evolve(tiers=tiers)

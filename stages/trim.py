@@ -1,0 +1,45 @@
+"""trim: when the view is still over budget, keep every critical line plus head and tail lines.
+
+The line budget (``max_lines``, from the graph budget unless overridden) is shared between critical
+lines, the head and the tail; the token budget then shrinks head and tail until the view fits or
+only critical lines are left. A summary line stays only with the line it summarises. Nothing is
+written: the omitted lines are counted by the executor in the single footer.
+"""
+
+from __future__ import annotations
+
+from thresher.dataflow.payload import CRITICAL
+from thresher.dataflow.tokens import estimate
+
+
+def _select(payload, head: int, tail: int) -> list[int]:
+    n, origin, tiers = len(payload.lines), payload.origin, payload.tiers
+    keep = []
+    for i in range(n):
+        o = origin[i]
+        if o < 0:
+            if keep and keep[-1] == i - 1:
+                keep.append(i)
+        elif i < head or i >= n - tail or tiers[o] == CRITICAL:
+            keep.append(i)
+    return keep
+
+
+def run(payload, params, ctx):
+    """The trimmed view, or ``None`` when the view already fits the budget."""
+    max_lines = params["max_lines"] or ctx.budget["max_lines"]
+    max_tokens = ctx.budget["max_tokens"]
+    n = len(payload.lines)
+    if n <= max_lines and estimate(payload.text()) <= max_tokens:
+        return None
+    crit = sum(1 for o in payload.origin if o >= 0 and payload.tiers[o] == CRITICAL)
+    room = max(max_lines - crit, 4)
+    head = max(int(room * params["head_share"]), 2)
+    tail = max(room - head, 2)
+    while True:
+        keep = _select(payload, head, tail)
+        view = payload.select(keep)
+        if estimate(view.text()) <= max_tokens or head + tail <= 4:
+            break
+        head, tail = max(head // 2, 2), max(tail // 2, 2)
+    return view if len(keep) < n else None

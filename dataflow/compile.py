@@ -122,7 +122,7 @@ def compile_graph(g: LoadedGraph, registry: dict[str, StageInfo] | None = None,
     if errors:
         raise GraphErrors(errors)
     order = list(nx.topological_sort(graph))
-    entry = order[0]
+    entry = order[0]  # validation left exactly one node without inputs
     return {"id": g.graph_id, "class": g.pclass, "role": g.role, "files": [c.file for c in chain],
             "description": g.spec.description or root.spec.description, "budget": budget,
             "entry": entry, "order": order, "nodes": {n: plan_nodes[n] for n in order}}
@@ -174,15 +174,13 @@ def _check_shape(g: LoadedGraph, graph: nx.DiGraph, plan_nodes: dict, errors: li
     except nx.NetworkXNoCycle:
         pass
     entries = [n for n in graph if graph.in_degree(n) == 0]
-    if len(entries) != 1:
-        errors.append(GraphError(g.file, f"a graph needs exactly one entry node, found "
-                                 f"{len(entries)}: {', '.join(sorted(entries))}",
-                                 node=sorted(entries)[-1] if entries else None,
-                                 hint="connect every other node downstream of the read node"))
+    if not entries:
         return
-    reach = nx.descendants(graph, entries[0]) | {entries[0]}
-    for n in sorted(set(graph) - reach):
-        errors.append(GraphError(g.file, "unreachable from the entry node", node=n,
+    # The entry is the earliest-phase node nothing feeds; any other such node is unreachable.
+    entry = min(entries, key=lambda n: PHASE_INDEX[plan_nodes[n]["phase"]] if n in plan_nodes else 99)
+    reach = nx.descendants(graph, entry) | {entry}
+    for n in [n for n in graph if n not in reach]:
+        errors.append(GraphError(g.file, f"unreachable from the entry node {entry!r}", node=n,
                                  line=g.line("nodes", n), hint=f"add an edge into {n!r}"))
     for n, node in plan_nodes.items():
         for port, dst in node["ports"].items():

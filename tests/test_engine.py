@@ -1,0 +1,159 @@
+"""The executor's contracts, observed through the public API on real captured outputs."""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import pytest
+
+from thresher.dataflow.api import compress, handle_of
+from thresher.dataflow.markers import FOOTER_RE, is_footer
+from thresher.dataflow.plan import load_plans
+from thresher.dataflow.tokens import estimate
+from thresher.stores.archive import default_archive
+
+from .conftest import fixture_case
+
+
+def _plan(gid: str) -> dict:
+    return copy.deepcopy(load_plans().plans[gid])
+
+
+def _verbose_failure() -> dict:
+    return fixture_case("pytest-fail-verbose")
+
+
+def _boom(payload, params, ctx):
+    raise RuntimeError("stage exploded")
+
+
+def _slow(payload, params, ctx):
+    time.sleep(1.0)
+    return payload.select(range(1))
+
+
+def _fabricate(payload, params, ctx):
+    return payload.with_view(["all tests passed"] + list(payload.lines[1:]), (0,) + payload.origin[1:])
+
+
+def _drop_errors(payload, params, ctx):
+    keep = [i for i, line in enumerate(payload.lines) if not line.startswith("E ")]
+    return payload.select(keep)
+
+
+def test_failing_pytest_keeps_every_failure_and_has_one_footer():
+    case = _verbose_failure()
+    res = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"], trace=True)
+    out = res.text
+    assert res.emission.decision == "compressed"
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+    footers = [line for line in out.splitlines() if is_footer(line)]
+    assert len(footers) == 1 and out.splitlines()[-1] == footers[0]
+    m = FOOTER_RE.match(footers[0])
+    total = len(case["stdout"].splitlines())
+    assert int(m["total"]) == total
+    kept = sum(1 for line in out.splitlines()[:-1] if not line.startswith("[thresher:"))
+    assert kept + int(m["omitted"]) == total
+    assert estimate(out) < estimate(case["stdout"])
+
+
+def test_lossy_output_is_archived_and_expandable_byte_exact():
+    case = _verbose_failure()
+    res = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"])
+    assert res.emission.handle == handle_of(case["stdout"].encode())
+    assert default_archive().get(res.emission.handle) == case["stdout"].encode()
+
+
+def test_identical_input_gives_identical_bytes():
+    case = fixture_case("git-status-long")
+    outs = {compress(case["stdout"], command=case["command"], exit_code=0).output for _ in range(3)}
+    assert len(outs) == 1
+
+
+@pytest.mark.parametrize("impl,decision", [
+    ("tests.test_engine:_boom", "failed"),
+    ("tests.test_engine:_fabricate", "rejected"),
+])
+def test_bad_stage_fails_open_and_the_trace_says_why(impl, decision):
+    case = _verbose_failure()
+    plan = _plan("pytest.default")
+    plan["nodes"]["drop-noise"]["impl"] = impl
+    res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
+    rec = next(r for r in res.trace.records if r["node"] == "drop-noise")
+    assert rec["decision"] == decision
+    assert ("stage exploded" in rec["reason"]) if decision == "failed" else "INV-3" in rec["reason"]
+    assert "all tests passed" not in res.text
+    for fact in case["must_keep"]:
+        assert fact in res.text
+
+
+def test_stage_over_time_budget_fails_open():
+    case = _verbose_failure()
+    plan = _plan("pytest.default")
+    plan["nodes"]["drop-noise"]["impl"] = "tests.test_engine:_slow"
+    plan["budget"]["stage_ms"] = 50
+    res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
+    rec = next(r for r in res.trace.records if r["node"] == "drop-noise")
+    assert rec["decision"] == "failed" and "StageTimeout" in rec["reason"]
+    assert len(res.text.splitlines()) > 1
+
+
+def test_dropping_error_lines_of_a_failing_command_is_rejected():
+    case = _verbose_failure()
+    plan = _plan("pytest.default")
+    plan["nodes"]["drop-noise"]["impl"] = "tests.test_engine:_drop_errors"
+    res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
+    rec = next(r for r in res.trace.records if r["node"] == "drop-noise")
+    assert rec["decision"] == "rejected" and rec["reason"].startswith("INV-6")
+
+
+def test_collapse_is_skipped_when_the_distilled_form_meets_the_budget():
+    case = _verbose_failure()
+    plan = _plan("pytest.default")
+    plan["budget"]["max_lines"] = 10_000
+    plan["budget"]["max_tokens"] = 100_000
+    res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
+    by_node = {r["node"]: r for r in res.trace.records}
+    assert by_node["drop-noise"]["decision"] == "applied"
+    assert by_node["collapse"]["decision"] == "skipped"
+
+
+def test_guard_verdict_is_byte_exact_passthrough():
+    case = fixture_case("git-status-porcelain-own")
+    res = compress(case["stdout"], command=case["command"], exit_code=0, trace=True)
+    assert res.output == case["stdout"].encode()
+    assert res.emission.decision == "verbatim"
+    assert [r["port"] for r in res.trace.records if r["node"] == "guard"] == ["verbatim"]
+
+
+def test_archive_failure_means_raw(monkeypatch, tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    monkeypatch.setenv("THRESHER_HOME", str(blocker))
+    case = _verbose_failure()
+    res = compress(case["stdout"], command=case["command"], exit_code=1)
+    assert res.output == case["stdout"].encode()
+    assert res.emission.reason.startswith("INV-7")
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00\x01\x02binary\xff" * 50, b"\xff\xfe broken utf-8\n" * 300,
+                                  b"x" * 3_000_000])
+def test_awkward_input_never_crashes_and_loses_nothing(data):
+    res = compress(data, command="cat blob")
+    if res.emission.decision == "compressed":
+        assert default_archive().get(res.emission.handle) == data
+    else:
+        assert res.output == data or res.emission.decision == "cleaned"
+    assert estimate(res.text) <= estimate(data.decode("utf-8", "replace"))
+
+
+def test_engine_error_is_raw_passthrough(monkeypatch):
+    import thresher.dataflow.api as api
+
+    def broken(*a, **k):
+        raise MemoryError("boom")
+    monkeypatch.setattr(api, "run_plan", broken)
+    res = compress("line\n" * 100, command="x")
+    assert res.output == b"line\n" * 100 and "engine error" in res.emission.reason

@@ -1,0 +1,150 @@
+"""Graph files: role overrides, discovery precedence, validation errors and the plan cache."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+from thresher.dataflow.build import finder, load_all
+from thresher.dataflow.compile import compile_graph
+from thresher.dataflow.errors import GraphError, GraphErrors
+from thresher.dataflow.plan import cache_dir, discover, load_plans
+from thresher.dataflow.spec import load_graph
+
+
+def _write(folder, name: str, text: str) -> str:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(textwrap.dedent(text))
+    return str(path)
+
+
+def test_every_shipped_graph_compiles_and_no_errors():
+    plans = load_plans(use_cache=False)
+    assert not plans.errors
+    assert {"generic.default", "generic.ci", "pytest.default", "pytest.ci",
+            "git-status.default", "log.default"} <= set(plans.plans)
+
+
+def test_role_file_overrides_budget_and_params_of_its_base():
+    plans = load_plans(use_cache=False).plans
+    base, ci = plans["generic.default"], plans["generic.ci"]
+    assert ci["budget"]["max_lines"] > base["budget"]["max_lines"]
+    assert ci["nodes"]["collapse"]["params"]["min_run"] == 5
+    assert base["nodes"]["collapse"]["params"]["min_run"] == 3
+    assert ci["order"] == base["order"]
+
+
+def test_resolution_falls_back_from_role_to_default_to_generic():
+    plans = load_plans(use_cache=False)
+    assert plans.resolve("pytest", "ci")["id"] == "pytest.ci"
+    assert plans.resolve("pytest", "reviewer")["id"] == "pytest.default"
+    assert plans.resolve("cargo", "reviewer")["id"] == "generic.reviewer"
+    assert plans.resolve("cargo", "nope")["id"] == "generic.default"
+    assert plans.classify("python -m pytest -x tests") == "pytest"
+    assert plans.classify("git -C repo status") == "git-status"
+
+
+def test_project_graph_wins_and_may_extend_the_builtin_of_the_same_id(tmp_path, monkeypatch):
+    _write(tmp_path / ".thresher" / "graphs", "pytest.default.yaml", """\
+        extends: pytest.default
+        budget: {max_lines: 33}
+    """)
+    monkeypatch.chdir(tmp_path)
+    plans = load_plans(use_cache=False)
+    assert plans.plans["pytest.default"]["budget"]["max_lines"] == 33
+    assert [o for o, _ in plans.sources["pytest.default"]] == ["project", "built-in"]
+
+
+def test_plan_cache_is_reused_and_invalidated_when_a_graph_changes(tmp_path, monkeypatch):
+    user = tmp_path / "user"
+    monkeypatch.setenv("THRESHER_CONFIG_HOME", str(user))
+    path = _write(user / "graphs", "generic.default.yaml", "extends: generic.default\nbudget: {max_lines: 50}\n")
+    assert load_plans().plans["generic.default"]["budget"]["max_lines"] == 50
+    cached = os.listdir(cache_dir())
+    assert len(cached) == 1
+    assert load_plans().plans["generic.default"]["budget"]["max_lines"] == 50
+    assert os.listdir(cache_dir()) == cached
+    _write(user / "graphs", "generic.default.yaml", "extends: generic.default\nbudget: {max_lines: 60}\n")
+    assert load_plans().plans["generic.default"]["budget"]["max_lines"] == 60
+    assert path
+
+
+def test_broken_user_graph_is_reported_and_others_still_load(tmp_path, monkeypatch):
+    user = tmp_path / "user"
+    monkeypatch.setenv("THRESHER_CONFIG_HOME", str(user))
+    _write(user / "graphs", "generic.default.yaml", "extends: generic.default\nparams: {nope: {a: 1}}\n")
+    plans = load_plans(use_cache=False)
+    assert any("nope" in e and "generic.default.yaml" in e for e in plans.errors)
+    assert "pytest.default" in plans.plans
+
+
+def _compile(path: str):
+    by_id, errors = load_all(discover() + [("project", path)])
+    g = load_graph(path)
+    return compile_graph(g, None, finder(by_id, g))
+
+
+BAD = {
+    "unknown stage": ("nodes: {read: {stage: raed}}\nedges: []\n", "unknown stage 'raed'", "known stages: "),
+    "bad param": ("nodes: {read: {stage: read, params: {max_line_chars: 5}}}\n", "max_line_chars", None),
+    "unknown param": ("nodes: {read: {stage: read, params: {colour: 1}}}\n", "colour", "params of 'read'"),
+    "unknown port": ("nodes: {read: {stage: read}, g: {stage: guard}}\nedges: ['read -> g', 'g.json -> read']\n",
+                     "no output port 'json'", "its ports: out, verbatim"),
+    "backwards": ("nodes: {s: {stage: score}, g: {stage: guard}}\nedges: ['s -> g']\n",
+                  "backwards in phase order", None),
+    "unknown key": ("nodes: {read: {stage: read}}\nextra_top: 1\n", "extra_top", "allowed top-level keys"),
+    "unreachable": ("nodes: {read: {stage: read}, g: {stage: guard}, r: {stage: route}, t: {stage: trim}}\n"
+                    "edges: ['read -> g', 'g.verbatim -> r', 'g -> r', 't -> r']\n",
+                    "node 't': unreachable from the entry node 'read'", "add an edge into 't'"),
+    "unknown node in edge": ("nodes: {read: {stage: read}}\nedges: ['read -> nowhere']\n",
+                             "unknown node 'nowhere'", "nodes: read"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_graphs_name_file_node_and_fix(tmp_path, name):
+    text, problem, hint = BAD[name]
+    path = _write(tmp_path, "mine.default.yaml", text)
+    with pytest.raises((GraphError, GraphErrors)) as info:
+        _compile(path)
+    msg = str(info.value)
+    assert path in msg and problem in msg
+    if hint:
+        assert hint in msg
+
+
+def test_cycles_are_refused_with_the_path(tmp_path):
+    path = _write(tmp_path, "mine.default.yaml", """\
+        nodes: {r: {stage: read}, a: {stage: collapse}, b: {stage: trim}}
+        edges: ['r -> a', 'a -> b', 'b -> a']
+    """)
+    with pytest.raises(GraphErrors) as info:
+        _compile(path)
+    assert any("cycle" in e.problem for e in info.value.errors)
+
+
+def test_malformed_yaml_names_the_line(tmp_path):
+    path = _write(tmp_path, "mine.default.yaml", "nodes:\n  read: {stage: read\nedges: []\n")
+    with pytest.raises(GraphError) as info:
+        load_graph(path)
+    assert info.value.line is not None and "malformed YAML" in str(info.value)
+
+
+def test_stage_that_does_not_accept_the_payload_class_is_refused(tmp_path):
+    from thresher.dataflow.contract import StageInfo
+    from thresher.stages.registry import REGISTRY
+    registry = dict(REGISTRY)
+    registry["git-only"] = StageInfo("git-only", "distill", "thresher.stages.distill_noise:run",
+                                     "thresher.stages.params:DropNoiseParams", "test stage",
+                                     accepts=("git-status",))
+    path = _write(tmp_path, "pytest.default.yaml", """\
+        nodes: {read: {stage: read}, d: {stage: git-only}}
+        edges: ['read -> d']
+    """)
+    with pytest.raises(GraphErrors) as info:
+        compile_graph(load_graph(path), registry)
+    msg = str(info.value)
+    assert "does not accept payload class 'pytest'" in msg and "it accepts: git-status" in msg

@@ -16,6 +16,7 @@ import tempfile
 import textwrap
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures")
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "examples")
 
 FAILING_TESTS = '''
 import pytest
@@ -63,6 +64,9 @@ def pytest_cases(tmp: str) -> None:
         code, out, err = run(cmd, tmp)
         keep = [line for line in out.splitlines() if line.startswith(("FAILED ", "E  "))]
         keep += [line for line in out.splitlines() if " failed" in line and "passed" in line]
+        if cid == "pytest-fail-verbose":
+            with open(os.path.join(EXAMPLES, "pytest-fail-verbose.txt"), "w") as fh:
+                fh.write(out)
         save({"id": cid, "class": "pytest", "command": "python -m pytest " + " ".join(flags) +
               " test_calc.py", "exit_code": code, "stdout": out, "stderr": err,
               "must_keep": keep, "verbatim": False,

@@ -13,14 +13,11 @@ path imports only the stages a graph uses, and never pydantic.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
-
 from .payload import PHASE_INDEX, Out, Payload
 
 ANY_CLASS = "*"
 
 StageResult = "Payload | Out | None"
-StageFn = Callable[[Payload, dict, "Context"], "Payload | Out | None"]
 
 
 class StageInfo:
@@ -47,10 +44,10 @@ class StageInfo:
         return ANY_CLASS in self.accepts or pclass in self.accepts
 
 
-class Archive(Protocol):
-    """What stages may ask of the archive store (implemented in thresher.stores)."""
+class Archive:
+    """What stages may ask of the archive store (implemented in thresher.stores; duck-typed)."""
 
-    def put(self, handle: str, raw: bytes, meta: dict[str, Any]) -> None:
+    def put(self, handle: str, raw: bytes, meta: dict) -> None:
         """Store ``raw`` under ``handle``; raise on any failure (the executor then emits raw)."""
 
 
@@ -59,8 +56,8 @@ class Context:
 
     __slots__ = ("budget", "archive", "handle", "graph_id", "node_id", "extras")
 
-    def __init__(self, budget: dict[str, Any], archive: Archive | None, handle: str,
-                 graph_id: str, extras: dict[str, Any] | None = None) -> None:
+    def __init__(self, budget: dict, archive: Archive | None, handle: str,
+                 graph_id: str, extras: dict | None = None) -> None:
         self.budget = budget
         self.archive = archive
         self.handle = handle

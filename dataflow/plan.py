@@ -5,8 +5,9 @@ built-in (the ``thresher.graphs`` package), user (``$THRESHER_CONFIG_HOME`` or
 ``~/.config/thresher/graphs``) and project (the nearest ``.thresher/graphs`` at or above the working
 directory). All plans are compiled together and cached as one JSON file keyed by a blake3 hash of
 the package version, the graph files' names and bytes, and the registry/params sources. On a fresh
-cache this module imports only ``os``, ``re``, ``blake3`` and ``orjson``; a stale cache triggers
-the control plane (``compile.py``) once.
+cache this module imports only ``os``, ``re``, ``marshal`` and ``blake3``; a stale cache triggers
+the control plane (``compile.py``) once. The cache is ``marshal`` data (plain dicts/lists/
+strings; the key includes the Python version), the cheapest format to load at start-up.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 import os
 import re
 
-import orjson
+import marshal
+import sys
 from blake3 import blake3
 
 from . import __version__
@@ -68,7 +70,7 @@ def discover(cwd: str | None = None) -> list[tuple[str, str]]:
 
 
 def _key(files: list[tuple[str, str]]) -> str:
-    h = blake3(__version__.encode())
+    h = blake3(f"{__version__}\0{sys.version}".encode())
     import importlib.util
     for mod in _KEY_SOURCES:
         spec = importlib.util.find_spec(mod)
@@ -110,17 +112,17 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
     """Compiled plans for the graphs visible from ``cwd``, from the cache when it is fresh."""
     files = discover(cwd)
     key = _key(files)
-    path = os.path.join(cache_dir(), f"plans-{key}.json")
+    path = os.path.join(cache_dir(), f"plans-{key}.marshal")
     if use_cache:
         try:
             with open(path, "rb") as fh:
-                return Plans(orjson.loads(fh.read()))
-        except (OSError, ValueError):
+                return Plans(marshal.loads(fh.read()))
+        except (OSError, ValueError, EOFError, TypeError):
             pass
     from .build import build_all  # control plane: pydantic, yaml, networkx
     data = build_all(files)
     if use_cache:
-        _write_atomic(path, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
+        _write_atomic(path, marshal.dumps(data))
     return Plans(data)
 
 

@@ -1,0 +1,65 @@
+"""Behaviour on real tool outputs: the shared corpus (read in place, skipped when absent) and the
+project's own captured fixtures."""
+
+from __future__ import annotations
+
+import pytest
+
+from thresher.dataflow.api import compress
+from thresher.dataflow.plan import load_plans
+from thresher.dataflow.tokens import estimate
+from thresher.stages.text import ERROR_RE
+
+from .conftest import CORPUS, FIXTURES, load_cases
+
+CASES = load_cases(CORPUS) + load_cases(FIXTURES)
+
+
+@pytest.fixture(scope="module")
+def plans():
+    return load_plans(use_cache=False)
+
+
+def _emit(case: dict, plans) -> str:
+    parts = []
+    for stream in ("stdout", "stderr"):
+        if case[stream]:
+            res = compress(case[stream], command=case["command"] or "", exit_code=case["exit_code"],
+                           stream=stream, plans=plans)
+            parts.append(res.output.decode("utf-8", "replace"))
+    return "".join(parts)
+
+
+@pytest.mark.skipif(not CASES, reason="no corpus on this machine")
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_case_contracts(case, plans):
+    """Verbatim cases come back byte-exact, nothing grows, error lines of failures survive."""
+    for stream in ("stdout", "stderr"):
+        text = case[stream]
+        if not text:
+            continue
+        res = compress(text, command=case["command"] or "", exit_code=case["exit_code"],
+                       stream=stream, plans=plans)
+        if case.get("verbatim"):
+            assert res.output == text.encode(), res.emission.reason
+        assert estimate(res.output.decode("utf-8", "replace")) <= estimate(text)
+        if case["exit_code"] not in (None, 0) and res.emission.decision == "compressed":
+            out = set(res.output.decode().splitlines())
+            lost = [ln for ln in text.splitlines()
+                    if ERROR_RE.search(ln) and "\x1b" not in ln and "\r" not in ln and ln not in out
+                    and len(ln) <= 4000]
+            assert not lost, lost[:3]
+
+
+@pytest.mark.skipif(not CASES, reason="no corpus on this machine")
+def test_facts_kept_across_the_corpus(plans):
+    """At least 90% of cases keep every must_keep fact (a regression floor, not a target)."""
+    missing = [c["id"] for c in CASES if any(f not in _emit(c, plans) for f in c.get("must_keep", []))]
+    assert len(missing) <= 0.1 * len(CASES), missing
+
+
+def test_own_fixtures_keep_every_fact(plans):
+    """The project's captured fixtures keep all their facts."""
+    for case in load_cases(FIXTURES):
+        out = _emit(case, plans)
+        assert all(f in out for f in case["must_keep"]), case["id"]

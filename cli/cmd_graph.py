@@ -1,0 +1,235 @@
+"""``thresher graph check|show|draw``: validate graph files, list the graphs in effect, draw one.
+
+This is control-plane tooling (it imports yaml, pydantic and networkx through ``dataflow.build``);
+nothing here is on the hot path. Graph files are validated exactly as the plan cache compiles them,
+so ``graph check`` passing means ``thresher pipe`` will use the graph.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from typing import Any
+
+DESCRIPTION = """Check, list and draw thresher graphs.
+
+A graph is a YAML file <class>.<role>.yaml wiring typed stages (read → guard → score → distill →
+collapse → ledger → route → persist). Graphs come from three places, later ones winning for the
+same class.role: built-in, user ($THRESHER_CONFIG_HOME/graphs or ~/.config/thresher/graphs) and
+project (the nearest .thresher/graphs at or above the working directory)."""
+
+EPILOG = """examples:
+  thresher graph check .thresher/graphs/pytest.default.yaml
+  thresher graph show
+  thresher graph draw pytest.default --format dot | dot -Tsvg > pytest.svg
+  thresher graph draw pytest.default --trace-cmd "pytest -q" --exit-code 1 --input out.txt"""
+
+GIVEN = "project"
+"""Origin given to files named on the command line: they win over every discovered graph."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="thresher graph", description=DESCRIPTION, epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="action", required=True, metavar="{check,show,draw}")
+    check = sub.add_parser("check", help="validate graph files (exit 2 on any error)",
+                           description="Validate graph files the way the plan cache compiles them. "
+                           "`extends:` bases are looked up among the given files and the "
+                           "discovered graphs. With no FILE, every discovered graph is checked.")
+    check.add_argument("files", nargs="*", metavar="FILE", help="graph YAML files to validate")
+    show = sub.add_parser("show", help="list every graph in effect and where it comes from",
+                          description="List every graph id: the winning file and its origin, the "
+                          "lower-origin files it overrides, and the errors of graphs that failed.")
+    show.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    draw = sub.add_parser("draw", help="draw a graph as Mermaid or Graphviz DOT text",
+                          description="Draw a graph; with --input, run it on that output and "
+                          "show each node's decision and tokens in→out.")
+    draw.add_argument("graph", metavar="FILE_OR_ID",
+                      help="a graph YAML file, or a graph id such as pytest.default")
+    draw.add_argument("--format", choices=("mermaid", "dot"), default="mermaid",
+                      help="output format (default: mermaid)")
+    draw.add_argument("--input", metavar="FILE",
+                      help="tool output to run through the graph and overlay (- for stdin)")
+    draw.add_argument("--trace-cmd", metavar="CMD", default="",
+                      help="the command that produced --input (turns on its rules)")
+    draw.add_argument("--exit-code", type=int, metavar="N",
+                      help="exit status of that command (non-zero: failure rules)")
+    return ap
+
+
+def param_defaults() -> dict[str, dict[str, Any]]:
+    """Default params of every registered stage, normalised the way compile stores them.
+
+    viz/ may not import stages/, so the CLI works these out and hands them to the drawing, which
+    then labels nodes with only the params a graph changed.
+    """
+    from thresher.dataflow.compile import default_registry
+    out: dict[str, dict[str, Any]] = {}
+    for key, info in default_registry().items():
+        module, _, attr = info.params.partition(":")
+        try:
+            model = getattr(importlib.import_module(module), attr)
+            out[key] = model.model_validate({}).model_dump(mode="json")
+        except Exception:  # noqa: BLE001 - a model with required params: show them all
+            continue
+    return out
+
+
+def compile_files(files: list[str], cwd: str | None = None) -> list[tuple[str, dict | None, list]]:
+    """``(file, plan or None, errors)`` for each file, bases resolved among it and discovered ones."""
+    from thresher.dataflow.build import finder, load_all, load_classify
+    from thresher.dataflow.compile import compile_graph, default_registry
+    from thresher.dataflow.errors import GraphError, GraphErrors
+    from thresher.dataflow.plan import discover
+    given = list(dict.fromkeys(files))
+    real = {os.path.realpath(f) for f in given}
+    # A discovered copy of a given file would shadow nothing but could pose as its own base.
+    found = [(o, p) for o, p in discover(cwd) if os.path.realpath(p) not in real]
+    by_id, load_errors = load_all(found + [(GIVEN, f) for f in given])
+    mine = {g.file: g for cands in by_id.values() for o, g in cands if o == GIVEN}
+    registry = default_registry()
+    results = []
+    for f in given:
+        if os.path.basename(f) in ("classify.yaml", "classify.yml"):
+            rules, errs = load_classify([(GIVEN, f)])
+            results.append((f, None if errs else {"classify": rules}, errs))
+            continue
+        errs = [e for e in load_errors if e.file == f]
+        plan = None
+        if not errs and f in mine:
+            try:
+                plan = compile_graph(mine[f], registry, finder(by_id, mine[f]))
+            except GraphErrors as exc:
+                errs = list(exc.errors)
+            except GraphError as exc:
+                errs = [exc]
+        results.append((f, plan, errs))
+    return results
+
+
+def check(files: list[str], cwd: str | None = None) -> int:
+    """Print ``FILE: ok (...)`` or every error of each file; 2 when any file has an error."""
+    if not files:
+        from thresher.dataflow.plan import discover
+        files = [p for _, p in discover(cwd)]
+    bad = 0
+    for f, plan, errs in compile_files(files, cwd):
+        if errs:
+            bad += 1
+            for e in errs:
+                print(e.render())
+        elif "classify" in plan:
+            print(f"{f}: ok (classify table, {len(plan['classify'])} rules)")
+        else:
+            print(f"{f}: ok ({plan['id']}, {len(plan['nodes'])} nodes)")
+    if bad:
+        print(f"{bad} of {len(set(files))} file(s) have errors", file=sys.stderr)
+    return 2 if bad else 0
+
+
+def show_data(cwd: str | None = None) -> dict:
+    """Every graph id with its winner, the files it overrides, and all errors (JSON-ready)."""
+    from thresher.dataflow.plan import load_plans
+    plans = load_plans(cwd)
+    graphs = []
+    for gid in sorted(plans.sources):
+        (origin, path), *lower = plans.sources[gid]
+        plan = plans.plans.get(gid)
+        graphs.append({"id": gid, "ok": plan is not None, "origin": origin, "file": path,
+                       "nodes": len(plan["nodes"]) if plan else None,
+                       "files": plan["files"] if plan else [path],
+                       "description": plan["description"] if plan else "",
+                       "overrides": [{"origin": o, "file": p} for o, p in lower]})
+    return {"graphs": graphs, "errors": list(plans.errors)}
+
+
+def show(as_json: bool, cwd: str | None = None) -> int:
+    """Print the graphs in effect (table or JSON); 0 even when some graph failed (they are listed)."""
+    data = show_data(cwd)
+    if as_json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    from thresher.viz.table import format_rows
+    rows = [("graph", "status", "origin", "nodes", "file")]
+    for g in data["graphs"]:
+        rows.append((g["id"], "ok" if g["ok"] else "ERROR", g["origin"],
+                     str(g["nodes"]) if g["ok"] else "-", g["file"]))
+        # Continuation rows, so an override is read right under the graph that shadows it.
+        rows += [("", "", f"  overrides {o['origin']}", "", o["file"]) for o in g["overrides"]]
+    for line in format_rows(rows, {3}):
+        print(line)
+    if data["errors"]:
+        print(f"\nerrors ({len(data['errors'])}):")
+        for err in data["errors"]:
+            print(f"  {err}")
+    return 0
+
+
+def resolve_plan(ref: str, cwd: str | None = None) -> dict:
+    """The compiled plan of a graph file or graph id; raise GraphErrors/LookupError when none."""
+    from thresher.dataflow.errors import GraphErrors
+    if os.path.exists(ref) or ref.endswith((".yaml", ".yml")):
+        (_, plan, errs), = compile_files([ref], cwd)
+        if errs:
+            raise GraphErrors(errs)
+        if "classify" in plan:
+            raise LookupError(f"{ref} is a classify table, not a graph")
+        return plan
+    from thresher.dataflow.plan import load_plans
+    plans = load_plans(cwd)
+    if ref in plans.plans:
+        return plans.plans[ref]
+    if ref in plans.sources:
+        failing = [e for e in plans.errors if any(e.startswith(p) for _, p in plans.sources[ref])]
+        raise LookupError(f"graph {ref!r} does not compile:\n" + "\n".join(failing or plans.errors))
+    raise LookupError(f"unknown graph {ref!r}; known graphs: {', '.join(sorted(plans.plans))}")
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of ``path`` (``-``: stdin)."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def draw(args: argparse.Namespace) -> int:
+    """Print the drawing of one graph, overlaid with a trace of ``--input`` when given."""
+    from thresher.viz import dot, mermaid
+    from thresher.viz.model import build_model
+    plan = resolve_plan(args.graph)
+    trace = None
+    if args.input:
+        from thresher.dataflow.api import compress
+        result = compress(read_input(args.input), command=args.trace_cmd, exit_code=args.exit_code,
+                          plan=plan, role=plan["role"], trace=True)
+        trace = result.trace.to_dict()
+    elif args.trace_cmd or args.exit_code is not None:
+        raise LookupError("--trace-cmd and --exit-code describe --input; give --input FILE too")
+    model = build_model(plan, trace, param_defaults())
+    sys.stdout.write((dot if args.format == "dot" else mermaid).render(model))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Run ``thresher graph``; exit 2 on a bad graph or bad arguments."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # argparse exits; callers of main() expect a status instead
+        return int(exc.code or 0)
+    from thresher.dataflow.errors import GraphError, GraphErrors
+    try:
+        if args.action == "check":
+            return check(args.files)
+        if args.action == "show":
+            return show(args.json)
+        return draw(args)
+    except GraphErrors as exc:
+        for e in exc.errors:
+            print(e.render(), file=sys.stderr)
+    except (GraphError, LookupError, OSError) as exc:
+        print(f"thresher graph: {exc}", file=sys.stderr)
+    return 2

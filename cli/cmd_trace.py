@@ -1,0 +1,98 @@
+"""``thresher trace``: run one tool output through its graph and show what every stage did.
+
+The same engine call as ``thresher pipe`` (so the graph, the decisions and the emission are the ones
+an agent would get), with the trace switched on: a table of stage decisions, lines and tokens in→out,
+time and reason, or the whole result as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+DESCRIPTION = """Show what each stage of a graph does to one tool output.
+
+Reads the output on stdin (or --input FILE), chooses the graph as `thresher pipe` would (from
+--cmd, --class and --role) unless --graph names one, runs it with tracing on, and prints one row per
+stage: node, stage, decision (applied / declined / rejected / failed / skipped), lines and tokens
+in→out, milliseconds and the reason; then the emission: what the agent would see, and why."""
+
+EPILOG = """examples:
+  pytest -q > out.txt; thresher trace --cmd "pytest -q" --exit-code $? < out.txt
+  git status | thresher trace --cmd "git status" --json
+  thresher trace --graph .thresher/graphs/pytest.default.yaml --cmd pytest --input out.txt"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="thresher trace", description=DESCRIPTION, epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cmd", default="", metavar="CMD",
+                    help="the command line that produced the output (chooses the graph)")
+    ap.add_argument("--exit-code", type=int, metavar="N",
+                    help="its exit status (non-zero turns on the failure rules)")
+    ap.add_argument("--role", default=os.environ.get("THRESHER_ROLE", "default"), metavar="R",
+                    help="consumer role: default, ci, reviewer, ... (env THRESHER_ROLE)")
+    ap.add_argument("--class", dest="pclass", metavar="C",
+                    help="force the payload class instead of classifying --cmd")
+    ap.add_argument("--graph", metavar="FILE_OR_ID",
+                    help="run this graph (a YAML file or an id like pytest.default) instead")
+    ap.add_argument("--input", default="-", metavar="FILE", help="read the output from FILE "
+                    "instead of stdin")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON: graph, class, "
+                    "emission, trace, and `output` (what the agent would see)")
+    ap.add_argument("--show-output", action="store_true",
+                    help="after the table, also print what the agent would see")
+    return ap
+
+
+def run(args: argparse.Namespace):
+    """Compress the input as ``args`` say, with the trace on; return the engine's Result."""
+    from thresher.cmd_graph import read_input
+    from thresher.dataflow.api import compress
+    plan = None
+    if args.graph:
+        from thresher.cmd_graph import resolve_plan
+        plan = resolve_plan(args.graph)
+    data = read_input(args.input)
+    return compress(data, command=args.cmd, exit_code=args.exit_code, role=args.role,
+                    pclass=args.pclass, plan=plan, trace=True)
+
+
+def render(result, as_json: bool, show_output: bool) -> str:
+    """The text to print for ``result``: the stage table (plus the output if asked), or JSON."""
+    if as_json:
+        # The emitted text belongs in the JSON: it is what a test or a script checks the trace against.
+        data = {**result.as_dict(), "output": result.text}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    from thresher.viz.table import render as table
+    # The engine returns no trace records when it failed before running a graph: say so plainly.
+    trace = result.trace.to_dict() if getattr(result.trace, "enabled", False) else {}
+    trace.setdefault("graph", result.graph_id)
+    trace["final"] = trace.get("final") or result.emission.as_dict()
+    text = table(trace)
+    if show_output:
+        text += "---- output ----\n" + result.text
+        text += "" if text.endswith("\n") else "\n"
+    return text
+
+
+def main(argv: list[str]) -> int:
+    """Run ``thresher trace``; exit 2 on bad arguments or a graph that does not compile."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # argparse exits; callers of main() expect a status instead
+        return int(exc.code or 0)
+    from thresher.dataflow.errors import GraphError, GraphErrors
+    try:
+        result = run(args)
+    except GraphErrors as exc:
+        for e in exc.errors:
+            print(e.render(), file=sys.stderr)
+        return 2
+    except (GraphError, LookupError, OSError) as exc:
+        print(f"thresher trace: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(render(result, args.json, args.show_output))
+    return 0

@@ -5,7 +5,8 @@ Contract (benchmarks and hooks rely on it, keep it stable):
 - ``--cmd "CMD"`` and ``--exit-code N`` describe the command that produced it (they choose the graph
   and turn on the failure rules); ``--role R`` picks the consumer role (default: $THRESHER_ROLE or
   ``default``); ``--class C`` forces the payload class;
-- any failure of thresher itself writes the input unchanged.
+- any failure of thresher itself writes the input unchanged;
+- inputs over 64 MiB stream through unchanged in bounded memory.
 """
 
 from __future__ import annotations
@@ -61,13 +62,29 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         sys.stderr.write(f"thresher pipe: {exc}\n{HELP}")
         return 2
-    data = sys.stdin.buffer.read()
+    from thresher.dataflow.api import MAX_INPUT
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    data = stdin.read(MAX_INPUT + 1)
+    if len(data) > MAX_INPUT:
+        _stream_raw(data, stdin, stdout)  # too big to hold: pass through in bounded memory
+        return 0
     out = data
     try:
         from thresher.dataflow.api import compress
         out = compress(data, **opts).output
     except BaseException:  # noqa: BLE001 - thresher's own failure: raw passthrough
         out = data
-    sys.stdout.buffer.write(out)
-    sys.stdout.buffer.flush()
+    stdout.write(out)
+    stdout.flush()
     return 0
+
+
+def _stream_raw(head: bytes, stdin, stdout, chunk: int = 1 << 20) -> None:
+    """Write ``head`` and then the rest of stdin unchanged, one chunk at a time."""
+    stdout.write(head)
+    while True:
+        block = stdin.read(chunk)
+        if not block:
+            break
+        stdout.write(block)
+    stdout.flush()

@@ -94,8 +94,8 @@ def compile_files(files: list[str], cwd: str | None = None) -> list[tuple[str, d
     results = []
     for f in given:
         if os.path.basename(f) in ("classify.yaml", "classify.yml"):
-            rules, errs = load_classify([(GIVEN, f)])
-            results.append((f, None if errs else {"classify": rules}, errs))
+            tables, errs = load_classify([(GIVEN, f)])
+            results.append((f, None if errs else {"classify": _table_sizes(tables)}, errs))
             continue
         errs = [e for e in load_errors if e.file == f]
         plan = None
@@ -110,6 +110,13 @@ def compile_files(files: list[str], cwd: str | None = None) -> list[tuple[str, d
     return results
 
 
+def _table_sizes(tables: "dict | list") -> str:
+    # load_classify returns a list of command rules, or a dict of rule lists by section.
+    if isinstance(tables, dict):
+        return ", ".join(f"{len(rules)} {section}" for section, rules in tables.items())
+    return f"{len(tables)} rules"
+
+
 def check(files: list[str], cwd: str | None = None) -> int:
     """Print ``FILE: ok (...)`` or every error of each file; 2 when any file has an error."""
     if not files:
@@ -122,7 +129,7 @@ def check(files: list[str], cwd: str | None = None) -> int:
             for e in errs:
                 print(e.render())
         elif "classify" in plan:
-            print(f"{f}: ok (classify table, {len(plan['classify'])} rules)")
+            print(f"{f}: ok (classify table, {plan['classify']})")
         else:
             print(f"{f}: ok ({plan['id']}, {len(plan['nodes'])} nodes)")
     if bad:

@@ -5,6 +5,9 @@ Contract (benchmarks and hooks rely on it, keep it stable):
 - ``--cmd "CMD"`` and ``--exit-code N`` describe the command that produced it (they choose the graph
   and turn on the failure rules); ``--role R`` picks the consumer role (default: $THRESHER_ROLE or
   ``default``); ``--class C`` forces the payload class;
+- without ``--cmd`` the class is fingerprinted from the first KiB (pytest banner, ``On branch``,
+  JSON's first byte, ...); unrecognised output passes through unchanged;
+- THRESHER_DISABLE=1 passes everything through; THRESHER_MEASURE_ONLY=1 measures and emits raw;
 - any failure of thresher itself writes the input unchanged;
 - inputs over 64 MiB stream through unchanged in bounded memory.
 """
@@ -69,11 +72,17 @@ def main(argv: list[str]) -> int:
         _stream_raw(data, stdin, stdout)  # too big to hold: pass through in bounded memory
         return 0
     out = data
-    try:
-        from thresher.dataflow.api import compress
-        out = compress(data, **opts).output
-    except BaseException:  # noqa: BLE001 - thresher's own failure: raw passthrough
-        out = data
+    from thresher import switches
+    if not switches.disabled():
+        try:
+            from thresher.dataflow.api import compress
+            res = compress(data, **opts)
+            if switches.measure_only():
+                switches.record_measurement(res, opts["command"], "stdout")
+            else:
+                out = res.output
+        except BaseException:  # noqa: BLE001 - thresher's own failure: raw passthrough
+            out = data
     stdout.write(out)
     stdout.flush()
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 COMMANDS = {
+    "run": ("thresher.cmd_run", "run a command and filter its output (exit code kept exact)"),
     "pipe": ("thresher.cmd_pipe", "compress stdin for the agent (the hot path)"),
     "trace": ("thresher.cmd_trace", "show what each stage did to a payload"),
     "graph": ("thresher.cmd_graph", "check, list and draw graphs"),

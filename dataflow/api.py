@@ -13,6 +13,7 @@ from blake3 import blake3
 from .contract import Context
 from .executor import initial_payload, run_plan
 from .finalize import Emission, finalize
+from .plan import PASSTHROUGH_CLASSES, load_plans
 from .trace import NullTrace, Trace
 
 MAX_INPUT = 64 * 1024 * 1024
@@ -44,6 +45,11 @@ class Result:
                 "emission": self.emission.as_dict(), "trace": trace}
 
 
+def _head(raw: bytes) -> str:
+    """The first KiB of output as text, for fingerprinting."""
+    return raw[:1024].decode("utf-8", "replace")
+
+
 def handle_of(raw: bytes) -> str:
     """The archive handle of ``raw``: the first 12 hex digits of its blake3 hash."""
     return blake3(raw).hexdigest()[:12]
@@ -55,8 +61,9 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
              stream: str = "stdout", scope: str = "", cwd: str | None = None) -> Result:
     """Compress one tool output and return the :class:`Result` (output bytes + trace).
 
-    ``plan`` runs that compiled plan; otherwise the payload class (from ``pclass`` or the command
-    classifier) and ``role`` choose a graph among those visible from ``cwd``.
+    ``plan`` runs that compiled plan; otherwise the payload class (from ``pclass``, the command
+    classifier, or — without a command — a fingerprint of the first KiB) and ``role`` choose a graph
+    among those visible from ``cwd``. Output of an unrecognised or passthrough class is unchanged.
     """
     t0 = time.perf_counter()
     raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else bytes(data)
@@ -68,9 +75,13 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
     try:
         if plan is None:
             if plans is None:
-                from .plan import load_plans
                 plans = load_plans(cwd)
-            pclass = pclass or plans.classify(command)
+            if not pclass:
+                pclass = plans.classify(command) if command else plans.sniff(_head(raw))
+            if pclass is None or pclass in PASSTHROUGH_CLASSES:
+                why = "unrecognised output without a command" if pclass is None else pclass
+                em = Emission(raw, "verbatim", f"class {why}: passes through unchanged")
+                return Result(em, tr, "", pclass or "", (time.perf_counter() - t0) * 1000)
             plan = plans.resolve(pclass, role)
         if plan is None:
             raise LookupError(f"no graph for class {pclass!r} role {role!r}")

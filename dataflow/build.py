@@ -33,19 +33,38 @@ def load_all(files: list[tuple[str, str]]) -> tuple[dict[str, list[tuple[str, Lo
     return by_id, errors
 
 
-def finder(by_id: dict[str, list[tuple[str, LoadedGraph]]], me: LoadedGraph):
-    """A ``find_base`` for :func:`compile_graph`: same-id bases come from a lower origin."""
-    def find(gid: str) -> LoadedGraph | None:
+def finder(by_id: dict[str, list[tuple[str, LoadedGraph]]], me: LoadedGraph | None = None):
+    """A ``find_base`` for :func:`compile_graph`.
+
+    A layer that extends its own id (a project ``pytest.default`` extending the built-in one) gets
+    the candidate of the next lower origin; any other id resolves to its winning file.
+    """
+    def find(gid: str, requester: LoadedGraph) -> LoadedGraph | None:
         cands = [g for _, g in by_id.get(gid, [])]
-        if gid == me.graph_id and me in cands:
-            cands = cands[cands.index(me) + 1:]
+        if gid == requester.graph_id and requester in cands:
+            cands = cands[cands.index(requester) + 1:]
         return cands[0] if cands else None
     return find
 
 
-def load_classify(files: list[tuple[str, str]]) -> tuple[list[dict], list[GraphError]]:
-    """Command → class rules; project rules first, then user, then built-in."""
-    rules: list[dict] = []
+def _rules(path: str, data: dict, section: str) -> list[dict]:
+    import re
+    rules = []
+    for i, rule in enumerate(data.get(section) or []):
+        if not isinstance(rule, dict) or set(rule) != {"match", "class"}:
+            raise GraphError(path, f"{section}[{i}]: needs exactly the keys `match` and `class`",
+                             hint="- {match: '<regex>', class: <payload class>}")
+        try:
+            re.compile(rule["match"])
+        except re.error as exc:
+            raise GraphError(path, f"{section}[{i}]: bad regex {rule['match']!r}: {exc}") from None
+        rules.append({"match": rule["match"], "class": str(rule["class"])})
+    return rules
+
+
+def load_classify(files: list[tuple[str, str]]) -> tuple[dict, list[GraphError]]:
+    """Command → class rules and output-fingerprint rules; project first, then user, then built-in."""
+    tables: dict[str, list[dict]] = {"rules": [], "sniff": []}
     errors: list[GraphError] = []
     for origin, path in sorted(files, key=lambda f: -ORIGINS.index(f[0])):
         if not path.endswith((CLASSIFY_FILE, "classify.yml")):
@@ -53,19 +72,15 @@ def load_classify(files: list[tuple[str, str]]) -> tuple[list[dict], list[GraphE
         try:
             with open(path, encoding="utf-8") as fh:
                 data = yaml.safe_load(fh) or {}
-            for i, rule in enumerate(data.get("rules", [])):
-                if set(rule) != {"match", "class"}:
-                    raise GraphError(path, f"rule {i}: needs exactly the keys `match` and `class`")
-                import re
-                re.compile(rule["match"])
-                rules.append({"match": rule["match"], "class": str(rule["class"])})
-        except (OSError, yaml.YAMLError, AttributeError, TypeError) as exc:
+            if not isinstance(data, dict) or set(data) - {"rules", "sniff"}:
+                raise GraphError(path, "a classify table has only `rules:` and `sniff:` lists")
+            for section in tables:
+                tables[section] += _rules(path, data, section)
+        except (OSError, yaml.YAMLError) as exc:
             errors.append(GraphError(path, f"cannot read classify table: {exc}"))
         except GraphError as exc:
             errors.append(exc)
-        except Exception as exc:  # re.error
-            errors.append(GraphError(path, f"bad regex: {exc}"))
-    return rules, errors
+    return tables, errors
 
 
 def build_all(files: list[tuple[str, str]]) -> dict:
@@ -82,6 +97,6 @@ def build_all(files: list[tuple[str, str]]) -> dict:
             errors.extend(exc.errors)
         except GraphError as exc:
             errors.append(exc)
-    rules, cerrors = load_classify(files)
-    return {"plans": plans, "sources": sources, "classify": rules,
+    tables, cerrors = load_classify(files)
+    return {"plans": plans, "sources": sources, "classify": tables["rules"], "sniff": tables["sniff"],
             "errors": [e.render() for e in errors + cerrors]}

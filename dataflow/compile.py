@@ -35,13 +35,13 @@ def _load_attr(ref: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
-def merged_view(g: LoadedGraph, find_base: Callable[[str], LoadedGraph | None]) -> tuple[
+def merged_view(g: LoadedGraph, find_base: Callable[[str, LoadedGraph], LoadedGraph | None]) -> tuple[
         dict, list[str], dict, list[LoadedGraph]]:
     """Nodes, edges and budget of ``g`` after applying its ``extends:`` chain; plus the chain."""
     chain = [g]
     while chain[-1].spec.extends:
         cur = chain[-1]
-        base = find_base(cur.spec.extends)
+        base = find_base(cur.spec.extends, cur)
         if base is None:
             raise GraphError(cur.file, f"extends unknown graph {cur.spec.extends!r}",
                              line=cur.line("extends"), hint="name a graph as <class>.<role>, "
@@ -83,7 +83,7 @@ def _check_params(g: LoadedGraph, node_id: str, info: StageInfo, params: dict,
 
 
 def compile_graph(g: LoadedGraph, registry: dict[str, StageInfo] | None = None,
-                  find_base: Callable[[str], LoadedGraph | None] = lambda _: None) -> dict:
+                  find_base: Callable[[str, LoadedGraph], LoadedGraph | None] = lambda *_: None) -> dict:
     """Validate ``g`` (merged with its bases) and return its plan; raise :class:`GraphErrors`."""
     registry = default_registry() if registry is None else registry
     nodes, edges, budget_raw, chain = merged_view(g, find_base)
@@ -116,9 +116,11 @@ def compile_graph(g: LoadedGraph, registry: dict[str, StageInfo] | None = None,
                                "ports": {p: None for p in info.ports}}
     graph = nx.DiGraph()
     graph.add_nodes_from(nodes)
+    wired_any = nx.DiGraph()  # every well-formed edge, also rejected ones: no knock-on errors
+    wired_any.add_nodes_from(nodes)
     for i, edge in enumerate(edges):
-        _wire(root, i, edge, nodes, plan_nodes, graph, errors)
-    _check_shape(root, graph, plan_nodes, errors)
+        _wire(root, i, edge, nodes, plan_nodes, graph, errors, wired_any)
+    _check_shape(root, graph, plan_nodes, errors, wired_any)
     if errors:
         raise GraphErrors(errors)
     order = list(nx.topological_sort(graph))
@@ -129,7 +131,7 @@ def compile_graph(g: LoadedGraph, registry: dict[str, StageInfo] | None = None,
 
 
 def _wire(g: LoadedGraph, i: int, edge: str, nodes: dict, plan_nodes: dict,
-          graph: nx.DiGraph, errors: list[GraphError]) -> None:
+          graph: nx.DiGraph, errors: list[GraphError], wired_any: nx.DiGraph) -> None:
     line = g.line("edges", i)
     try:
         src, port, dst = parse_edge(edge)
@@ -141,6 +143,7 @@ def _wire(g: LoadedGraph, i: int, edge: str, nodes: dict, plan_nodes: dict,
             errors.append(GraphError(g.file, f"edge {edge!r} names unknown node {end!r}", node=end,
                                      line=line, hint=f"nodes: {', '.join(sorted(nodes))}"))
             return
+    wired_any.add_edge(src, dst, line=line)
     if src not in plan_nodes or dst not in plan_nodes:
         return  # unknown stage, already reported
     ports = plan_nodes[src]["ports"]
@@ -161,25 +164,29 @@ def _wire(g: LoadedGraph, i: int, edge: str, nodes: dict, plan_nodes: dict,
                                  "ledger → route → persist"))
         return
     ports[port] = dst
-    graph.add_edge(src, dst, port=port)
+    graph.add_edge(src, dst, port=port, line=line)
 
 
-def _check_shape(g: LoadedGraph, graph: nx.DiGraph, plan_nodes: dict, errors: list) -> None:
+def _check_shape(g: LoadedGraph, graph: nx.DiGraph, plan_nodes: dict, errors: list,
+                 wired_any: nx.DiGraph) -> None:
     try:
         cycle = nx.find_cycle(graph)
         path = " -> ".join([cycle[0][0]] + [e[1] for e in cycle])
-        errors.append(GraphError(g.file, f"cycle {path}; graphs must be acyclic", node=cycle[0][0],
-                                 hint="remove one of these edges"))
+        closing = cycle[-1]
+        errors.append(GraphError(g.file, f"cycle {path}; graphs must be acyclic", node=closing[0],
+                                 line=graph.edges[closing[0], closing[1]].get("line"),
+                                 hint=f"remove the edge {closing[0]} -> {closing[1]} or another "
+                                 "edge of the cycle"))
         return
     except nx.NetworkXNoCycle:
         pass
-    entries = [n for n in graph if graph.in_degree(n) == 0]
+    entries = [n for n in wired_any if wired_any.in_degree(n) == 0]
     if not entries:
         return
     # The entry is the earliest-phase node nothing feeds; any other such node is unreachable.
     entry = min(entries, key=lambda n: PHASE_INDEX[plan_nodes[n]["phase"]] if n in plan_nodes else 99)
-    reach = nx.descendants(graph, entry) | {entry}
-    for n in [n for n in graph if n not in reach]:
+    reach = nx.descendants(wired_any, entry) | {entry}
+    for n in [n for n in wired_any if n not in reach]:
         errors.append(GraphError(g.file, f"unreachable from the entry node {entry!r}", node=n,
                                  line=g.line("nodes", n), hint=f"add an edge into {n!r}"))
     for n, node in plan_nodes.items():

@@ -22,6 +22,8 @@ from blake3 import blake3
 from . import __version__
 
 ORIGINS = ("built-in", "user", "project")
+PASSTHROUGH_CLASSES = ("verbatim", "stream")
+"""Classes the classifier may name that no graph handles: their output passes through unchanged."""
 CLASSIFY_FILE = "classify.yaml"
 _KEY_SOURCES = ("thresher.stages.registry", "thresher.stages.params")
 
@@ -92,6 +94,7 @@ class Plans:
         self.sources: dict[str, list] = data.get("sources", {})
         self.errors: list[str] = data.get("errors", [])
         self.rules = [(re.compile(r["match"]), r["class"]) for r in data.get("classify", [])]
+        self.sniffs = [(re.compile(r["match"]), r["class"]) for r in data.get("sniff", [])]
 
     def resolve(self, pclass: str, role: str = "default") -> dict | None:
         """The plan for ``pclass`` and ``role``, falling back to default role and generic class."""
@@ -106,6 +109,13 @@ class Plans:
             if regex.search(command):
                 return pclass
         return "generic"
+
+    def sniff(self, head: str) -> str | None:
+        """The payload class fingerprinted from the first KiB of output, or ``None`` (unknown)."""
+        for regex, pclass in self.sniffs:
+            if regex.search(head):
+                return pclass
+        return None
 
 
 def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:

@@ -122,7 +122,8 @@ def test_collapse_is_skipped_when_the_distilled_form_meets_the_budget():
 
 def test_guard_verdict_is_byte_exact_passthrough():
     case = fixture_case("git-status-porcelain-own")
-    res = compress(case["stdout"], command=case["command"], exit_code=0, trace=True)
+    res = compress(case["stdout"], command=case["command"], exit_code=0, trace=True,
+                   pclass="git-status")  # force the graph: the classifier alone would say verbatim
     assert res.output == case["stdout"].encode()
     assert res.emission.decision == "verbatim"
     assert [r["port"] for r in res.trace.records if r["node"] == "guard"] == ["verbatim"]
@@ -157,3 +158,12 @@ def test_engine_error_is_raw_passthrough(monkeypatch):
     monkeypatch.setattr(api, "run_plan", broken)
     res = compress("line\n" * 100, command="x")
     assert res.output == b"line\n" * 100 and "engine error" in res.emission.reason
+
+
+def test_passthrough_classes_and_unknown_output_without_command_are_unchanged():
+    case = fixture_case("pytest-fail-verbose")
+    data = case["stdout"].encode()
+    for res in (compress(data, command="tail -f app.log"), compress(b"hello\n" * 500)):
+        assert res.output in (data, b"hello\n" * 500) and res.emission.decision == "verbatim"
+    sniffed = compress(data, exit_code=1)  # no command: the banner says pytest
+    assert sniffed.pclass == "pytest" and sniffed.emission.decision == "compressed"

@@ -56,6 +56,9 @@ def test_project_graph_wins_and_may_extend_the_builtin_of_the_same_id(tmp_path, 
     plans = load_plans(use_cache=False)
     assert plans.plans["pytest.default"]["budget"]["max_lines"] == 33
     assert [o for o, _ in plans.sources["pytest.default"]] == ["project", "built-in"]
+    # the built-in ci role extends the winning pytest.default, i.e. the project's override
+    assert not plans.errors
+    assert plans.plans["pytest.ci"]["files"][1].endswith(os.path.join(".thresher", "graphs", "pytest.default.yaml"))
 
 
 def test_plan_cache_is_reused_and_invalidated_when_a_graph_changes(tmp_path, monkeypatch):
@@ -123,7 +126,9 @@ def test_cycles_are_refused_with_the_path(tmp_path):
     """)
     with pytest.raises(GraphErrors) as info:
         _compile(path)
-    assert any("cycle" in e.problem for e in info.value.errors)
+    cyc = [e for e in info.value.errors if "cycle" in e.problem]
+    assert cyc and cyc[0].line == 2 and "remove the edge b -> a" in cyc[0].hint
+    assert not [e for e in info.value.errors if "unreachable" in e.problem]
 
 
 def test_malformed_yaml_names_the_line(tmp_path):

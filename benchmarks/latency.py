@@ -1,0 +1,71 @@
+"""Start-up cost of thresher on the agent's path, measured side by side with bare commands.
+
+Every round runs each arm once, in turn (so machine noise hits all arms alike), on a warm plan
+cache; the report gives the median wall time per arm and its ratio to ``python3 -c pass``.
+Arms: ``python3 -c pass``, ``true`` and ``thresher run -- true``, ``git status`` and
+``thresher run -- git status`` (in this repository), and ``thresher pipe`` on the README example.
+Usage: ``python benchmarks/latency.py [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLE = os.path.join(HERE, "..", "examples", "pytest-fail-verbose.txt")
+TH = [sys.executable, "-m", "thresher"]
+
+
+def arms() -> dict[str, tuple[list[str], bytes]]:
+    """Name → (argv, stdin bytes)."""
+    with open(EXAMPLE, "rb") as fh:
+        example = fh.read()
+    return {
+        "python3 -c pass": ([sys.executable, "-c", "pass"], b""),
+        "true": (["true"], b""),
+        "thresher run -- true": (TH + ["run", "--", "true"], b""),
+        "git status": (["git", "status"], b""),
+        "thresher run -- git status": (TH + ["run", "--", "git", "status"], b""),
+        "thresher pipe (example)": (TH + ["pipe", "--cmd", "python -m pytest -v", "--exit-code", "1"],
+                                    example),
+    }
+
+
+def _time(argv: list[str], data: bytes) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(argv, input=data, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def measure(runs: int) -> dict[str, float]:
+    """Median seconds per arm."""
+    table = arms()
+    for argv, data in table.values():  # warm caches (plans, page cache)
+        _time(argv, data)
+    samples: dict[str, list[float]] = {name: [] for name in table}
+    for _ in range(runs):
+        for name, (argv, data) in table.items():
+            samples[name].append(_time(argv, data))
+    return {name: statistics.median(s) for name, s in samples.items()}
+
+
+def main() -> None:
+    """Print the table."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=30)
+    args = ap.parse_args()
+    med = measure(args.runs)
+    base = med["python3 -c pass"]
+    print(f"median of {args.runs} alternating runs (ratio to python3 -c pass)")
+    for name, sec in med.items():
+        print(f"  {name:<28} {sec * 1000:7.1f} ms  {sec / base:5.2f}x")
+    print(f"  run -- git status vs bare git status: {med['thresher run -- git status'] / med['git status']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""``thresher run [OPTIONS] -- CMD [ARGS...]``: run a command and filter its output for the agent.
+
+Contract:
+- the exit status is the command's, bit-exact (death by signal n → 128+n; not found → 127; not
+  executable → 126); thresher's own failure never changes it and means raw output;
+- stdout and stderr stay separate; stdout goes through the graph of the command's class; stderr of
+  a failing command passes byte-exact (on success it is filtered as its own payload);
+- stdin is inherited; watchers, followers, dev servers and interactive programs (classifier class
+  ``stream``) and machine-format output (class ``verbatim``) run untouched via exec;
+- output over 64 MiB, or a command still running after ``--stream-after`` seconds (default 20),
+  switches to raw streaming passthrough: nothing is held back or lost;
+- cheap environment defaults (NO_COLOR=1, pagers off, colour off for cargo/pytest/npm) are set only
+  where the user has not set them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+HELP = __doc__.split("\n", 2)[2] + """
+usage: thresher run [--raw] [--role ROLE] [--class CLASS] [--stream-after SECONDS] -- CMD [ARGS...]
+
+  --raw                run CMD untouched (same as THRESHER_RAW=1)
+  --role ROLE          consumer role (default: $THRESHER_ROLE or `default`)
+  --class CLASS        force the payload class instead of classifying CMD
+  --stream-after S     stream raw if CMD still runs after S seconds (default 20)
+Environment: THRESHER_DISABLE=1 passthrough everywhere; THRESHER_MEASURE_ONLY=1 measure, emit raw.
+"""
+
+QUIET_ENV = {"NO_COLOR": "1", "CLICOLOR": "0", "PY_COLORS": "0", "CARGO_TERM_COLOR": "never",
+             "npm_config_color": "false", "GIT_PAGER": "cat", "PAGER": "cat",
+             "CARGO_TERM_PROGRESS_WHEN": "never", "PIP_PROGRESS_BAR": "off"}
+MAX_CAPTURE = 64 * 1024 * 1024
+
+
+def parse(argv: list[str]) -> tuple[dict, list[str]]:
+    """Split thresher's options from the command; raise ValueError on bad usage."""
+    opts = {"raw": False, "role": os.environ.get("THRESHER_ROLE", "default"), "pclass": None,
+            "stream_after": 20.0}
+    i = 0
+    while i < len(argv) and argv[i] != "--":
+        flag, eq, value = argv[i].partition("=")
+        if flag == "--raw":
+            opts["raw"] = True
+        elif flag in ("--role", "--class", "--stream-after"):
+            if not eq:
+                i += 1
+                if i >= len(argv):
+                    raise ValueError(f"option {flag} needs a value")
+                value = argv[i]
+            key = {"--role": "role", "--class": "pclass", "--stream-after": "stream_after"}[flag]
+            opts[key] = float(value) if key == "stream_after" else value
+        elif flag.startswith("-"):
+            raise ValueError(f"unknown option {argv[i]!r}")
+        else:
+            break  # the command starts here (the `--` is optional when unambiguous)
+        i += 1
+    cmd = argv[i + 1:] if i < len(argv) and argv[i] == "--" else argv[i:]
+    if not cmd:
+        raise ValueError("no command given")
+    return opts, cmd
+
+
+def _exec(cmd: list[str]) -> int:
+    """Replace this process with the command (exit status is then exactly the command's)."""
+    try:
+        os.execvp(cmd[0], cmd)
+    except OSError as exc:
+        status = 127 if isinstance(exc, FileNotFoundError) else 126
+        reason = "command not found" if status == 127 else exc.strerror
+        sys.stderr.write(f"thresher run: {cmd[0]}: {reason}\n")
+        return status
+    return 126  # not reached
+
+
+def _command_line(cmd: list[str]) -> str:
+    from shlex import join
+    return join(cmd)
+
+
+def main(argv: list[str]) -> int:
+    """Run the command, filter its output, return its exit status."""
+    if argv and argv[0] in ("-h", "--help"):
+        sys.stdout.write(HELP)
+        return 0
+    try:
+        opts, cmd = parse(argv)
+    except ValueError as exc:
+        sys.stderr.write(f"thresher run: {exc}\n{HELP}")
+        return 2
+    from thresher import switches
+    if opts["raw"] or switches.disabled():
+        return _exec(cmd)
+    command = _command_line(cmd)
+    try:
+        from thresher.dataflow.plan import PASSTHROUGH_CLASSES, load_plans
+        plans = load_plans()
+        pclass = opts["pclass"] or plans.classify(command)
+    except Exception:  # noqa: BLE001 - no plans: run untouched
+        return _exec(cmd)
+    if pclass in PASSTHROUGH_CLASSES:
+        return _exec(cmd)
+    env = dict(os.environ)
+    for key, value in QUIET_ENV.items():
+        env.setdefault(key, value)
+    from thresher.runner import run_captured
+    cap = run_captured(cmd, env, max_bytes=MAX_CAPTURE, stream_after=opts["stream_after"])
+    if cap.spawn_error:
+        sys.stderr.write(f"thresher run: {cap.spawn_error}\n")
+        return cap.status
+    if not cap.streamed:
+        ctx = {"command": command, "exit_code": cap.status, "pclass": pclass, "role": opts["role"],
+               "plans": plans}
+        _emit(1, bytes(cap.stdout), "stdout", ctx)
+        _emit(2, bytes(cap.stderr), "stderr", ctx, keep=cap.status != 0)
+    return cap.status
+
+
+def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> None:
+    """Write one stream: filtered, or raw when ``keep``, empty, measuring, or on any failure."""
+    out = data
+    if data and not keep:
+        try:
+            from thresher import switches
+            from thresher.dataflow.api import compress
+            res = compress(data, stream=stream, **ctx)
+            if switches.measure_only():
+                switches.record_measurement(res, ctx["command"], stream)
+            else:
+                out = res.output
+        except Exception:  # noqa: BLE001 - thresher's own failure: raw output
+            out = data
+    from thresher.runner import _write_all
+    _write_all(fd, out)

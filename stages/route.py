@@ -20,7 +20,8 @@ def run(payload, params, ctx):
         return None
     n = len(payload.source)
     full = estimate("\n".join(payload.source))
-    if estimate(payload.text()) > full * (1 - params["min_saving"]):
-        return payload.with_view(payload.source, range(n))
     line = footer(omitted, n, ctx.handle, clipped)
-    return payload.with_view(payload.lines + (line,), payload.origin + (SYNTHETIC,))
+    view = payload.with_view(payload.lines + (line,), payload.origin + (SYNTHETIC,))
+    if estimate(view.text()) > full * (1 - params["min_saving"]):  # the footer costs tokens too
+        return payload.with_view(payload.source, range(n))
+    return view

@@ -221,22 +221,15 @@ def draw(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dispatch(args) -> int:
+    if args.action == "check":
+        return check(args.files)
+    if args.action == "show":
+        return show(args.json)
+    return draw(args)
+
+
 def main(argv: list[str]) -> int:
     """Run ``thresher graph``; exit 2 on a bad graph or bad arguments."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:  # argparse exits; callers of main() expect a status instead
-        return int(exc.code or 0)
-    from thresher.dataflow.errors import GraphError, GraphErrors
-    try:
-        if args.action == "check":
-            return check(args.files)
-        if args.action == "show":
-            return show(args.json)
-        return draw(args)
-    except GraphErrors as exc:
-        for e in exc.errors:
-            print(e.render(), file=sys.stderr)
-    except (GraphError, LookupError, OSError) as exc:
-        print(f"thresher graph: {exc}", file=sys.stderr)
-    return 2
+    from thresher.common import run_command
+    return run_command("thresher graph", _parser(), argv, _dispatch)

@@ -80,19 +80,9 @@ def render(result, as_json: bool, show_output: bool) -> str:
 
 def main(argv: list[str]) -> int:
     """Run ``thresher trace``; exit 2 on bad arguments or a graph that does not compile."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:  # argparse exits; callers of main() expect a status instead
-        return int(exc.code or 0)
-    from thresher.dataflow.errors import GraphError, GraphErrors
-    try:
-        result = run(args)
-    except GraphErrors as exc:
-        for e in exc.errors:
-            print(e.render(), file=sys.stderr)
-        return 2
-    except (GraphError, LookupError, OSError) as exc:
-        print(f"thresher trace: {exc}", file=sys.stderr)
-        return 2
-    sys.stdout.write(render(result, args.json, args.show_output))
-    return 0
+    from thresher.common import run_command
+
+    def body(args) -> int:
+        sys.stdout.write(render(run(args), args.json, args.show_output))
+        return 0
+    return run_command("thresher trace", _parser(), argv, body)

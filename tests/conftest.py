@@ -7,6 +7,8 @@ import os
 
 import pytest
 
+from thresher.property.corpus import iter_cases
+
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus")
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 
@@ -25,15 +27,7 @@ def isolated_home(tmp_path_factory, monkeypatch):
 
 def load_cases(folder: str) -> list[dict]:
     """Every JSON case in ``folder`` (corpus schema), sorted by id; empty when absent."""
-    if not os.path.isdir(folder):
-        return []
-    cases = []
-    for root, _, files in os.walk(folder):
-        for name in sorted(files):
-            if name.endswith(".json"):
-                with open(os.path.join(root, name), encoding="utf-8") as fh:
-                    cases.append(json.load(fh))
-    return sorted(cases, key=lambda c: c["id"])
+    return sorted(iter_cases([folder]), key=lambda c: c["id"])
 
 
 def fixture_case(case_id: str) -> dict:

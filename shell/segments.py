@@ -83,8 +83,10 @@ def _segment(tokens: list[Token], i: int) -> tuple[Segment | None, int]:
         seg.end = tokens[i - 1].end  # feed may have consumed a redirection target too
     if seg.start < 0:
         return None, i
-    if not state.at_top():
+    if state.stack:
         raise Unparsable(f"unclosed {state.stack[-1]!r}")
+    if state.want_body:
+        raise Unparsable("function without a body")
     seg.compound = state.compound
     return seg, i
 

@@ -38,6 +38,9 @@ class ScoreParams(_Params):
     """Score: regexes that make a line critical (the answer) or noise."""
     critical: list[str] = Field(default_factory=list, description="extra critical-line regexes")
     noise: list[str] = Field(default_factory=list, description="noise-line regexes")
+    not_critical: list[str] = Field(
+        default_factory=list, description="regexes of lines never critical although they mention "
+        "an error word (e.g. passing test rows named after the error they test)")
     locations_on_failure: bool = Field(True, description="file:line lines are critical on failure")
 
 
@@ -67,3 +70,14 @@ class RouteParams(_Params):
 class PersistParams(_Params):
     """persist: archive the raw original."""
     enabled: bool = Field(True, description="store the original (without it, lossy output falls back to raw)")
+
+
+class DistillNpmParams(_Params):
+    """distill-npm: npm / pnpm / yarn install and run."""
+    drop_passing: bool = Field(True, description="drop passing test rows of `npm test` / `npm run` scripts")
+
+
+class DistillPipParams(_Params):
+    """distill-pip: pip / uv install."""
+    fold_warnings: int = Field(3, ge=2, description="fold this many or more warnings of one shape "
+                               "(differing only in quoted names) to the first and a count")

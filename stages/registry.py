@@ -27,6 +27,14 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "tier every line: critical (errors, failures, locations), important, noise"),
     _entry("drop-noise", "distill", "distill_noise", "DropNoiseParams",
            "drop the lines Score marked as noise (progress, banners); never critical lines"),
+    _entry("distill-npm", "distill", "distill_npm", "DistillNpmParams",
+           "npm/pnpm/yarn: drop deprecation, funding and progress lines and passing tests (counted); "
+           "keep error blocks, failures and the added/audit summaries", accepts=("npm",),
+           emits_summaries=True),
+    _entry("distill-pip", "distill", "distill_pip", "DistillPipParams",
+           "pip/uv install: fold Collecting/Downloading/cached/already-satisfied runs into counts; "
+           "keep requested packages, errors and the Successfully installed line", accepts=("pip",),
+           emits_summaries=True),
     _entry("collapse", "collapse", "collapse", "CollapseParams",
            "fold runs of near-identical lines into the first one and a line with the exact count",
            emits_summaries=True),

@@ -1,7 +1,9 @@
 """Score: give every source line a tier — critical (the answer), important, or noise.
 
 Critical: error/failure/assertion/traceback lines, and on a failing command also ``file:line``
-locations. Noise: lines matching the graph's noise regexes (never a critical line).
+locations. Noise: lines matching the graph's noise regexes (never a critical line). A graph may
+name ``not_critical`` shapes: lines that only *mention* failure words (``✔ handles errors``, a
+passing test row) are then tiered as if the error regex had not matched.
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ def _union(patterns: list[str]) -> re.Pattern | None:
 
 
 def tier(line: str, failed: bool, extra: re.Pattern | None, noise: re.Pattern | None,
-         locations: bool) -> int:
+         locations: bool, exempt: re.Pattern | None = None) -> int:
     """The tier of one line."""
-    if ERROR_RE.search(line) or (extra is not None and extra.search(line)):
-        return CRITICAL
-    if failed and locations and LOCATION_RE.search(line):
-        return CRITICAL
+    if exempt is None or not exempt.search(line):
+        if ERROR_RE.search(line) or (extra is not None and extra.search(line)):
+            return CRITICAL
+        if failed and locations and LOCATION_RE.search(line):
+            return CRITICAL
     if noise is not None and noise.search(line):
         return NOISE
     return IMPORTANT
@@ -37,8 +40,9 @@ def tier(line: str, failed: bool, extra: re.Pattern | None, noise: re.Pattern | 
 def run(payload, params, ctx):
     """The payload with ``tiers`` set; ``None`` when every line is merely important."""
     extra, noise = _union(params["critical"]), _union(params["noise"])
+    exempt = _union(params.get("not_critical") or [])
     failed, loc = payload.failed, params["locations_on_failure"]
-    tiers = tuple(tier(s, failed, extra, noise, loc) for s in payload.source)
+    tiers = tuple(tier(s, failed, extra, noise, loc, exempt) for s in payload.source)
     if all(t == IMPORTANT for t in tiers):
         return None
     return payload.evolve(tiers=tiers)

@@ -49,6 +49,22 @@ class DropNoiseParams(_Params):
     min_lines: int = Field(1, ge=1, description="decline unless at least this many lines go")
 
 
+class CodeOutlineParams(_Params):
+    """code-outline: outline a large source file with tree-sitter."""
+    min_lines: int = Field(200, ge=0, description="files with fewer lines (and under min_tokens) pass whole")
+    min_tokens: int = Field(3000, ge=0, description="files estimated under this many tokens (and under min_lines) pass whole")
+    language: str | None = Field(None, description="force a language (else by extension or #! line)")
+    min_saving: float = Field(0.2, ge=0, lt=1, description="decline unless the outline saves this share of tokens")
+
+
+class MarkdownOutlineParams(_Params):
+    """markdown-outline: headings, salient lines, counted elisions."""
+    min_lines: int = Field(150, ge=0, description="documents with fewer lines (and under min_tokens) pass whole")
+    min_tokens: int = Field(2500, ge=0, description="documents under this many tokens (and under min_lines) pass whole")
+    keep_share: float = Field(0.3, gt=0, le=1, description="share of the document's tokens filled with the best lines")
+    min_saving: float = Field(0.2, ge=0, lt=1, description="decline unless the view saves this share of tokens")
+
+
 class CollapseParams(_Params):
     """collapse: fold runs of near-identical lines."""
     min_run: int = Field(3, ge=2, description="fold runs of at least this many similar lines")

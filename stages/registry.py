@@ -27,6 +27,12 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "tier every line: critical (errors, failures, locations), important, noise"),
     _entry("drop-noise", "distill", "distill_noise", "DropNoiseParams",
            "drop the lines Score marked as noise (progress, banners); never critical lines"),
+    _entry("code-outline", "distill", "distill_code", "CodeOutlineParams",
+           "large source file: imports, signatures, first docstring lines; bodies elided with "
+           "exact line ranges (tree-sitter)", emits_summaries=True),
+    _entry("markdown-outline", "distill", "distill_markdown", "MarkdownOutlineParams",
+           "long markdown: every heading, the best lines by BM25/position/salience, sections "
+           "elided with exact counts; `--mode section:NAME` slices one section", emits_summaries=True),
     _entry("distill-npm", "distill", "distill_npm", "DistillNpmParams",
            "npm/pnpm/yarn: drop deprecation, funding and progress lines and passing tests (counted); "
            "keep error blocks, failures and the added/audit summaries", accepts=("npm",),

@@ -1,0 +1,230 @@
+"""Which rows of a source file make its outline, computed from a tree-sitter syntax tree.
+
+Never regex and brace counting: a brace inside a string, a comment or a regex literal is just part
+of a token to the parser, so it cannot shift a body's extent. Levels, from most to least shown:
+- ``OUTLINE`` (2): imports, every definition's signature rows (decorators and annotations
+  included), the first text line of its docstring or doc comment, members of classes, structs and
+  interfaces, one-line statements at container level, first/last rows of longer ones;
+- ``SIGNATURES`` (1): only the signature rows of definitions and containers, and their closing rows.
+A function body is never walked: its rows are elided whole (nested functions go with it).
+"""
+
+from __future__ import annotations
+
+import re
+
+OUTLINE, SIGNATURES = 2, 1
+
+_CLOSING = re.compile(r"^(?:[)\]}][)\]};,]*|\}\s*[\w\s,*]+;|end|fi|done|esac|#\s*endif\b.*)"
+                      r"(?:\s*(?://|#|/\*|--).*)?$")
+_CLOSERS = frozenset(("}", "end", "#endif", "};"))
+_DOC_TEXT = re.compile(r"[A-Za-z0-9]")
+_MAX_ERROR_SHARE = 0.1
+
+
+def end_row(node) -> int:
+    """The last row holding text of ``node`` (a node ending at column 0 ends on the row before)."""
+    row, col = node.end_point
+    return row - 1 if col == 0 and row > node.start_point[0] else row
+
+
+class Outline:
+    """The rows shown at one level, and the definitions found (row, name) on the way."""
+
+    def __init__(self, lang, lines: list[str], level: int) -> None:
+        self.lang, self.lines, self.level = lang, lines, level
+        self.shown = [False] * len(lines)
+        self.defs: list[tuple[int, str]] = []
+
+    def mark(self, a: int, b: int | None = None) -> None:
+        """Show rows ``a``..``b`` (inclusive)."""
+        for r in range(a, (a if b is None else b) + 1):
+            if 0 <= r < len(self.shown):
+                self.shown[r] = True
+
+    # -- walking ---------------------------------------------------------------------------------
+    def walk(self, children, depth: int) -> None:
+        """Outline the statements ``children`` of one container level."""
+        comment_run: list = []
+        for child in children:
+            if child.type in self.lang.comments:
+                comment_run.append(child)
+                continue
+            doc = comment_run if comment_run and end_row(comment_run[-1]) >= child.start_point[0] - 1 else []
+            comment_run = []
+            self.statement(child, depth, doc)
+
+    def statement(self, node, depth: int, doc: list) -> None:
+        """Outline one statement (a definition, a container, an import or anything else)."""
+        lang = self.lang
+        if node.type == "ERROR":  # not understood: never hide what we could not parse
+            self.mark(node.start_point[0], end_row(node))
+            return
+        if node.type in lang.transparent:
+            self.mark(node.start_point[0])
+            self.walk(node.named_children, depth)
+            if closed_by_token(node, node) and _CLOSING.match(self.lines[end_row(node)].strip()):
+                self.mark(end_row(node))
+            return
+        core = self.core(node)
+        if core is None:
+            self.plain(node, depth)
+            return
+        if self.level >= OUTLINE and doc:
+            self.doc_comment(doc)
+        name = def_name(core)
+        if name is not None:
+            self.defs.append((name.start_point[0], name.text.decode("utf-8", "replace")))
+        member = core.type in lang.containers or (core.type in lang.types and self.level >= OUTLINE)
+        body = self.body(core, member)
+        if body is None:
+            self.plain(node, depth, definition=True)
+            return
+        header = self.header_end(node, body)
+        self.mark(node.start_point[0], header)
+        if lang.docstrings and self.level >= OUTLINE:
+            self.docstring(body)
+        if member:
+            self.walk(body.named_children, depth + 1)
+            last = end_row(node)  # a container's closing row shows where its members end
+            if last > header and closed_by_token(core, body) \
+                    and _CLOSING.match(self.lines[last].strip()):
+                self.mark(last)
+
+    def plain(self, node, depth: int, definition: bool = False) -> None:
+        """A statement that is not a definition with a body: import, field, one-liner, ...
+
+        Definitions nested in it (an anonymous class in a static block, methods of an object
+        literal) are outlined too; function bodies are never searched.
+        """
+        first, last = node.start_point[0], end_row(node)
+        top = depth == 0 and node.type not in self.lang.imports  # API-level declarations
+        if self.level >= OUTLINE or definition or top:
+            if node.type in self.lang.imports or last - first < (3 if definition else 1):
+                self.mark(first, last)
+                return
+            self.mark(first)
+            if _CLOSING.match(self.lines[last].strip()):
+                self.mark(last)
+        if last > first:
+            self.nested(node, depth + 1)
+
+    def nested(self, node, depth: int, limit: int = 8) -> None:
+        """Outline the outermost definitions inside ``node`` (not itself a definition)."""
+        kinds = self.lang.functions | self.lang.containers | self.lang.types
+        for child in node.named_children:
+            if child.type in kinds:
+                self.statement(child, depth, [])
+            elif limit > 0 and end_row(child) > child.start_point[0]:
+                self.nested(child, depth, limit - 1)
+
+    # -- node helpers ----------------------------------------------------------------------------
+    def core(self, node):
+        """The definition or container ``node`` essentially is (``export``, decorators, ``x =``
+        wrappers looked through), or ``None``."""
+        kinds = self.lang.functions | self.lang.containers | self.lang.types
+        if node.type in kinds:
+            return node
+        last, frontier = end_row(node), [(c, 1) for c in node.named_children]
+        while frontier:
+            cand, depth = frontier.pop(0)
+            if end_row(cand) < last - 1:
+                continue
+            if cand.type in kinds:
+                return cand
+            if depth < 3:
+                frontier.extend((c, depth + 1) for c in cand.named_children)
+        return None
+
+    def body(self, core, member: bool):
+        """The body node of a definition (its ``body`` field, or a known body type within)."""
+        body = core.child_by_field_name("body")
+        if body is not None:
+            return body
+        frontier = list(core.named_children)
+        for _ in range(3):
+            nxt = []
+            for c in frontier:
+                if c.type in self.lang.bodies:
+                    return c
+                nxt.extend(c.named_children)
+            frontier = nxt
+        return None
+
+    def header_end(self, node, body) -> int:
+        """The last row of a definition's signature: the row before its body's contents."""
+        prev = body.prev_sibling
+        row = end_row(prev) if prev is not None else node.start_point[0]
+        start = body.start_point[0]
+        if start > row and self.lines[start].strip() in ("{", "{{"):
+            row = start  # Allman-style brace on its own line belongs to the header
+        return max(node.start_point[0], min(row, end_row(node)))
+
+    def docstring(self, body) -> None:
+        """Show the first row of a Python docstring (the body's first statement, a string)."""
+        first = body.named_children[0] if body.named_children else None
+        if first is not None and first.type == "expression_statement" and first.named_children \
+                and first.named_children[0].type in ("string", "concatenated_string"):
+            self.mark(first.start_point[0])
+
+    def doc_comment(self, run: list) -> None:
+        """Show the first row with text of the comment block right before a definition."""
+        for r in range(run[0].start_point[0], end_row(run[-1]) + 1):
+            if _DOC_TEXT.search(self.lines[r]):
+                self.mark(r)
+                return
+
+
+def closed_by_token(core, body) -> bool:
+    """True when a block really ends with a closing token (``}``, ``end``, ``#endif``), unlike a
+    Python class whose last row merely belongs to its last statement."""
+    for node in (body, core):
+        if node.child_count and node.children[-1].type in _CLOSERS:
+            return True
+    return False
+
+
+def def_name(core):
+    """The name node of a definition: its ``name`` field, or the identifier inside its
+    declarator (C/C++ ``int *f(void)``); ``None`` when it has none on one row."""
+    node = core.child_by_field_name("name")
+    seen = 0
+    while node is None and seen < 6:
+        nxt = core.child_by_field_name("declarator")
+        if nxt is None:
+            break
+        core, seen = nxt, seen + 1
+        if core.type in ("identifier", "field_identifier", "qualified_identifier",
+                         "destructor_name", "operator_name"):
+            node = core
+        else:
+            node = core.child_by_field_name("name")
+    if node is None or node.start_point[0] != node.end_point[0]:
+        return None
+    return node
+
+
+def parse(lang, text: str):
+    """The syntax tree of ``text``, or ``None`` when too much of it failed to parse."""
+    from tree_sitter import Parser
+    tree = Parser(lang.language).parse(text.encode("utf-8", "surrogatepass"))
+    root = tree.root_node
+    if root.type == "ERROR":
+        return None
+    if root.has_error:
+        rows = text.count("\n") + 1
+        bad = sum(end_row(c) - c.start_point[0] + 1 for c in root.children
+                  if c.type == "ERROR" or c.is_missing)
+        if bad > rows * _MAX_ERROR_SHARE:
+            return None
+    return tree
+
+
+def outline(lang, tree, lines: list[str], level: int) -> Outline:
+    """The rows shown at ``level`` for the parsed file."""
+    o = Outline(lang, lines, level)
+    root = tree.root_node
+    if level >= OUTLINE and lang.docstrings:
+        o.docstring(root)
+    o.walk(root.named_children, 0)
+    return o

@@ -165,7 +165,11 @@ class Outline:
         first = body.named_children[0] if body.named_children else None
         if first is not None and first.type == "expression_statement" and first.named_children \
                 and first.named_children[0].type in ("string", "concatenated_string"):
-            self.mark(first.start_point[0])
+            row = first.start_point[0]
+            self.mark(row)
+            if not _DOC_TEXT.search(self.lines[row].strip().lstrip("rRbBuU")) \
+                    and row + 1 <= end_row(first):
+                self.mark(row + 1)  # a bare opening quote: its first text line is the summary
 
     def doc_comment(self, run: list) -> None:
         """Show the first row with text of the comment block right before a definition."""

@@ -65,6 +65,24 @@ class MarkdownOutlineParams(_Params):
     min_saving: float = Field(0.2, ge=0, lt=1, description="decline unless the view saves this share of tokens")
 
 
+class HtmlOutlineParams(_Params):
+    """html-outline: headings, anchors, salient text rows, counted elisions."""
+    min_lines: int = Field(150, ge=0, description="pages with fewer lines (and under min_tokens) pass whole")
+    min_tokens: int = Field(2500, ge=0, description="pages under this many tokens (and under min_lines) pass whole")
+    keep_share: float = Field(0.15, gt=0, le=1, description="share of the page's tokens filled with the best text rows")
+    min_saving: float = Field(0.2, ge=0, lt=1, description="decline unless the view saves this share of tokens")
+
+
+class ProseParams(_Params):
+    """prose: extractive view of a long prose document."""
+    min_lines: int = Field(150, ge=0, description="documents with fewer lines (and under min_tokens) pass whole")
+    min_tokens: int = Field(2500, ge=0, description="documents under this many tokens (and under min_lines) pass whole")
+    min_prose: float = Field(0.4, ge=0, le=1, description="decline unless this share of non-blank lines read as sentences")
+    terms: bool = Field(True, description="keep definition-term lines (option lists of manual pages)")
+    keep_share: float = Field(0.3, gt=0, le=1, description="share of the document's tokens filled with the best lines")
+    min_saving: float = Field(0.2, ge=0, lt=1, description="decline unless the view saves this share of tokens")
+
+
 class CollapseParams(_Params):
     """collapse: fold runs of near-identical lines."""
     min_run: int = Field(3, ge=2, description="fold runs of at least this many similar lines")

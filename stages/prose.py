@@ -76,7 +76,7 @@ def score(texts: dict[int, str], query: list[str], leads: set[int], top: int = 5
     rel = [0.0] * len(rows)
     if query:
         from rank_bm25 import BM25Okapi  # numpy: only here, never on the hot path
-        rel = list(BM25Okapi(docs).get_scores(query))
+        rel = list(BM25Okapi(docs).get_scores(sorted(set(query))))
     peak = max(rel) or 1.0
     out = {}
     for k, (r, rv) in enumerate(zip(rows, rel)):
@@ -90,9 +90,12 @@ def score(texts: dict[int, str], query: list[str], leads: set[int], top: int = 5
 
 
 def choose(scores: dict[int, float], texts: dict[int, str], budget_tokens: int,
-           shown: list[bool], max_lines: int | None = None, seen: tuple = ()) -> list[bool]:
+           shown: list[bool], max_lines: int | None = None, seen: tuple = (),
+           shown_as: dict[int, str] | None = None) -> list[bool]:
     """``shown`` plus the best rows within ``budget_tokens`` and ``max_lines`` view lines
     (near-duplicates of each other and of the ``seen`` texts, e.g. headings, skipped).
+    ``shown_as`` gives the line the view will show for a row when it differs from the scored
+    text (HTML: the raw row, tags and all), so the budget is charged what the reader pays.
 
     Each new island of shown rows costs about one elision line, which is charged to both budgets
     so that scattered picks do not overrun them.
@@ -102,24 +105,39 @@ def choose(scores: dict[int, float], texts: dict[int, str], budget_tokens: int,
     used = sum(shown) * 2  # a shown row and, at worst, the elision after it
     max_lines = len(shown) * 2 if max_lines is None else max_lines
     seen_words: list[frozenset] = [frozenset(words(t)) for t in seen]
+    index: dict[str, list[int]] = {}  # word → seen lines holding it (only those can be similar)
+    for k, ws in enumerate(seen_words):
+        for w in ws:
+            index.setdefault(w, []).append(k)
     seen_shapes: set[str] = set()
     for r in sorted(scores, key=lambda r: (-scores[r], r)):
+        if spent + 4 > budget_tokens or used + 1 > max_lines:
+            break  # nothing more fits: stop before scoring the long tail
         if shown[r] or scores[r] <= 0:
             continue
         text = texts[r]
-        ws, shape = frozenset(words(text)), skeleton(text)
-        if shape in seen_shapes or any(_similar(ws, o) for o in seen_words):
-            continue
         island = not (r > 0 and shown[r - 1]) and not (r + 1 < len(shown) and shown[r + 1])
-        cost = estimate(text) + (12 if island else 0)
+        cost = estimate(shown_as[r] if shown_as else text) + (12 if island else 0)
         if spent + cost > budget_tokens or used + 1 + island > max_lines:
+            continue
+        ws, shape = frozenset(words(text)), skeleton(text)
+        if shape in seen_shapes or _duplicate(ws, seen_words, index):
             continue
         shown[r] = True
         spent += cost
         used += 1 + island
+        k = len(seen_words)
         seen_words.append(ws)
+        for w in ws:
+            index.setdefault(w, []).append(k)
         seen_shapes.add(shape)
     return shown
+
+
+def _duplicate(ws: frozenset, seen_words: list[frozenset], index: dict[str, list[int]]) -> bool:
+    """True when ``ws`` is a near-duplicate of a seen line sharing at least one of its words."""
+    cands = {k for w in ws for k in index.get(w, ())}
+    return any(_similar(ws, seen_words[k]) for k in cands)
 
 
 def _similar(a: frozenset, b: frozenset) -> bool:

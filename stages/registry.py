@@ -41,6 +41,12 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "pip/uv install: fold Collecting/Downloading/cached/already-satisfied runs into counts; "
            "keep requested packages, errors and the Successfully installed line", accepts=("pip",),
            emits_summaries=True),
+    _entry("html-outline", "distill", "distill_html", "HtmlOutlineParams",
+           "long HTML page: heading and anchor rows, the best visible-text rows (script, style, "
+           "nav dropped), the rest elided with exact counts; sections by name", emits_summaries=True),
+    _entry("prose", "distill", "distill_prose", "ProseParams",
+           "long prose (text files, manual pages): headings, definition terms and the best lines "
+           "by BM25/position/salience, the rest elided with exact counts", emits_summaries=True),
     _entry("collapse", "collapse", "collapse", "CollapseParams",
            "fold runs of near-identical lines into the first one and a line with the exact count",
            emits_summaries=True),

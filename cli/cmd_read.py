@@ -1,0 +1,147 @@
+"""``thresher read PATH [--mode MODE] [--lines A-B] [--query Q]``: read a file the way an agent should.
+
+Modes:
+- (none)          by file type and size: a large source file → its outline, a long markdown/HTML
+                  page → headings + best lines, long prose → an extract; small files pass whole;
+- ``full``        the file, byte-exact;
+- ``outline``     code: imports, signatures, docstring first lines; markdown/HTML: headings only;
+- ``signatures``  code: signature rows only;
+- ``lines:A-B``   lines A to B (1-based, inclusive), byte-exact (same as ``--lines A-B``);
+- ``section:NAME`` the markdown/HTML section under the heading NAME (sub-sections included);
+- ``anchored``    every line (or ``--lines A-B``) prefixed ``N:hhhh|`` where ``hhhh`` is a short
+                  hash of the line's content, so an edit planned from it can be checked for drift
+                  with ``--verify N:hhhh`` (exit 1 and the current line when it changed).
+The lossy modes run the file through the graph of its class (command ``thresher read PATH ...``),
+so the original is archived and the one footer names ``thresher expand HANDLE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+
+_MODES = ("full", "outline", "signatures", "anchored")
+
+
+def anchor(line: bytes) -> str:
+    """The 4-hex-digit content hash of one line (without its line ending)."""
+    from blake3 import blake3
+    return blake3(line.rstrip(b"\r\n")).hexdigest()[:4]
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    """``"A-B"`` (or ``"A"``) → ``(A, B)``; raises ValueError."""
+    a, _, b = text.partition("-")
+    start, end = int(a), int(b or a)
+    if start < 1 or end < start:
+        raise ValueError(text)
+    return start, end
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="thresher read", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("path")
+    ap.add_argument("--mode", help="full|outline|signatures|anchored|lines:A-B|section:NAME")
+    ap.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive)")
+    ap.add_argument("--query", help="what you are looking for (steers which prose lines are kept)")
+    ap.add_argument("--role", default=None, help="consumer role (default: $THRESHER_ROLE or default)")
+    ap.add_argument("--verify", action="append", metavar="N:HASH",
+                    help="check that line N still has anchor HASH (repeatable); exit 1 on drift")
+    return ap
+
+
+def _verify(raw: bytes, checks: list[str]) -> int:
+    lines, status = raw.splitlines(), 0
+    for check in checks:
+        n, _, want = check.partition(":")
+        row = int(n) - 1 if n.isdigit() else -1
+        now = anchor(lines[row]) if 0 <= row < len(lines) else None
+        if now != want:
+            status = 1
+            shown = lines[row].decode("utf-8", "replace") if now else "(no such line)"
+            sys.stdout.write(f"drift: line {n} is now {n}:{now}|{shown}\n")
+    return status
+
+
+def _slice(raw: bytes, a: int, b: int) -> list[bytes]:
+    return raw.splitlines(keepends=True)[a - 1:b]
+
+
+def _lossy(raw: bytes, args, mode: str | None) -> bytes:
+    """Run the file through the graph of its class and return what the agent should see."""
+    import os
+    from thresher.dataflow.api import compress
+    from thresher.dataflow.plan import PASSTHROUGH_CLASSES, load_plans
+    plans = load_plans()
+    pclass = plans.classify(f"cat {shlex.quote(args.path)}")
+    if pclass in PASSTHROUGH_CLASSES:
+        return raw
+    words = ["thresher", "read", args.path] + (["--mode", mode] if mode else [])
+    words += ["--query", args.query] if args.query else []
+    role = args.role or os.environ.get("THRESHER_ROLE", "default")
+    return compress(raw, command=shlex.join(words), exit_code=0, role=role, pclass=pclass,
+                    plans=plans).output
+
+
+def _section_missing(raw: bytes, name: str) -> str | None:
+    """An error naming the headings when ``name`` is not one of them, else ``None``."""
+    from thresher.stages import html_doc, markdown_doc
+    lines = raw.decode("utf-8", "replace").split("\n")
+    hs = markdown_doc.headings(lines)
+    doc = html_doc.parse(lines) if not hs else None
+    if doc is not None:
+        hs = [markdown_doc.Heading(r, lv, t) for r, lv, t in doc.headings]
+    if markdown_doc.find_section(hs, name) is not None:
+        return None
+    titles = "\n".join(f"  {'#' * h.level} {h.title}" for h in hs) or "  (no headings)"
+    return f"no section {name!r}; headings:\n{titles}\n"
+
+
+def run(args) -> int:
+    """Print the file in the requested mode."""
+    with open(args.path, "rb") as fh:
+        raw = fh.read()
+    if args.verify:
+        return _verify(raw, args.verify)
+    mode = args.mode
+    if mode and mode.startswith("lines:"):
+        args.lines, mode = mode[len("lines:"):], None
+    if mode and mode not in _MODES and not mode.startswith("section:"):
+        sys.stderr.write(f"thresher read: unknown mode {mode!r}\n")
+        return 2
+    out = sys.stdout.buffer
+    if args.lines:
+        a, b = parse_range(args.lines)
+        rows = _slice(raw, a, b)
+        if mode == "anchored":
+            rows = [f"{a + k}:{anchor(r)}|".encode() + r for k, r in enumerate(rows)]
+        out.write(b"".join(rows))
+        return 0
+    if mode == "full":
+        out.write(raw)
+    elif mode == "anchored":
+        out.write(b"".join(f"{k}:{anchor(r)}|".encode() + r
+                           for k, r in enumerate(raw.splitlines(keepends=True), 1)))
+    else:
+        if mode and mode.startswith("section:"):
+            err = _section_missing(raw, mode[len("section:"):])
+            if err:
+                sys.stderr.write(f"thresher read: {err}")
+                return 1
+        out.write(_lossy(raw, args, mode))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``thresher read``."""
+    from thresher.common import run_command
+
+    def body(args) -> int:
+        try:
+            return run(args)
+        except ValueError as exc:
+            sys.stderr.write(f"thresher read: bad range {exc}\n")
+            return 2
+    return run_command("thresher read", _parser(), argv, body)

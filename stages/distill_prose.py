@@ -1,0 +1,78 @@
+"""prose: the residual for documents no typed transform recognised (text files, manual pages).
+
+Keeps byte-exact: heading lines (markdown headings, or the column-0 section titles of a manual page
+whose body is indented), definition terms (option lines such as ``  -t     sort by time``), then
+the best remaining lines by prose scoring (``prose.py``: BM25 against the command's words and the
+headings, position, salience, near-duplicates skipped) within ``keep_share`` of the tokens and the
+budget. Everything else is elided with exact ranges. Whole lines are chosen, so code, URLs, paths,
+versions, numbers and identifiers in them are never altered. Declines on short inputs, inputs that
+are not prose (fewer than ``min_prose`` of the non-blank lines read as sentences: logs, tables,
+data), failures and already distilled views.
+"""
+
+from __future__ import annotations
+
+import re
+
+from thresher.dataflow.tokens import estimate
+
+from . import markdown_doc, prose
+from .distill_markdown import query_words
+from .elision import elide, pristine, read_mode
+
+_SENTENCE = re.compile(r"[A-Za-z][a-z']+(?:[ ,;:]+[A-Za-z(][\w'()-]*){3,}")
+_TERM = re.compile(r"^\s{1,12}(?:-{1,2}[\w?@][\w-]*|[A-Z][A-Z0-9_]{2,})(?:[ ,=\[]|$)")
+
+
+def looks_like_prose(lines, share: float) -> bool:
+    """True when at least ``share`` of the non-blank lines carry a run of four or more words."""
+    body = [line for line in lines if line.strip()]
+    return bool(body) and sum(1 for line in body if _SENTENCE.search(line)) >= share * len(body)
+
+
+def heading_rows(lines) -> set[int]:
+    """Markdown heading rows; failing those, column-0 titles of an indented document (man)."""
+    hs = markdown_doc.headings(lines)
+    if hs:
+        return {h.row + k for h in hs for k in range(h.span)}
+    body = [line for line in lines if line.strip()]
+    flush = [r for r, line in enumerate(lines) if line.strip() and not line[0].isspace()]
+    if body and len(flush) <= 0.25 * len(body):
+        return {r for r in flush if len(lines[r]) <= 80}
+    return set()
+
+
+def run(payload, params, ctx):
+    """The extractive view of a long prose document, or ``None`` (declined)."""
+    if payload.failed or not pristine(payload) or not payload.source:
+        return None
+    if read_mode(payload.command) not in (None, "outline"):
+        return None
+    lines = payload.source
+    full = estimate(payload.text())
+    if len(lines) < params["min_lines"] and full < params["min_tokens"]:
+        return None
+    if not looks_like_prose(lines, params["min_prose"]):
+        return None
+    heads = heading_rows(lines)
+    max_lines = int(ctx.budget["max_lines"] * 0.9)
+    shown = [r in heads for r in range(len(lines))]
+    if params["terms"]:
+        count = sum(shown)
+        for r, line in enumerate(lines):  # definition terms, while they fit
+            if _TERM.match(line) and 2 * count + 2 <= max_lines:
+                shown[r] = True
+                count += 1
+    texts = {r: line for r, line in enumerate(lines) if line.strip() and not shown[r]}
+    leads = {r + 1 for r in heads} | {r + 1 for r in range(len(lines)) if not lines[r].strip()}
+    query = query_words(payload.command) + [w for r in sorted(heads) for w in prose.words(lines[r])]
+    base = elide(payload, shown, ctx.handle, what="extract")
+    used = estimate(base.text()) if base is not None else 0
+    budget = min(int(full * params["keep_share"]), int(ctx.budget["max_tokens"] * 0.85) - used)
+    seen = tuple(lines[r] for r in range(len(lines)) if shown[r])
+    shown = prose.choose(prose.score(texts, query, leads), texts, max(budget, 0), shown,
+                         max_lines, seen)
+    view = elide(payload, shown, ctx.handle, what="extract")
+    if view is None or estimate(view.text()) > full * (1 - params["min_saving"]):
+        return None
+    return view

@@ -89,9 +89,12 @@ def check_stage(node: dict, before: Payload, after: Payload) -> None:
     if after.source is not before.source and after.source != before.source:
         raise StageRejected("INV-3", "only Read may change the source lines")
     src, summaries = after.source, node["emits_summaries"]
+    # A stage that writes no summaries may still carry (keep) those an earlier stage declared,
+    # e.g. trim keeping a distiller's counted line: only *new* synthetic lines need the right.
+    carried = {line for line, o in zip(before.lines, before.origin) if o == SYNTHETIC}
     for line, o in zip(after.lines, after.origin):
         if o == SYNTHETIC:
-            if not summaries:
+            if not summaries and line not in carried:
                 raise StageRejected("INV-3", f"wrote a line not in the input: {line[:80]!r}")
             if is_footer(line) and node["phase"] != "route":
                 raise StageRejected("INV-4", "only Route may write the footer marker")

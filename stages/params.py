@@ -49,6 +49,18 @@ class DropNoiseParams(_Params):
     min_lines: int = Field(1, ge=1, description="decline unless at least this many lines go")
 
 
+class DistillPytestParams(_Params):
+    """distill-pytest: pytest runs."""
+    fold_params: bool = Field(True, description="verbose: fold 3+ PASSED rows of one parametrized "
+                              "test to its first row and a counted summary")
+    condense_over_budget: bool = Field(
+        True, description="over budget, shorten failure blocks to header, > and E lines, locations")
+
+
+class DistillUnittestParams(_Params):
+    """distill-unittest: unittest runs (no settings: -v rows always stay)."""
+
+
 class CodeOutlineParams(_Params):
     """code-outline: outline a large source file with tree-sitter."""
     min_lines: int = Field(200, ge=0, description="files with fewer lines (and under min_tokens) pass whole")

@@ -27,6 +27,12 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "tier every line: critical (errors, failures, locations), important, noise"),
     _entry("drop-noise", "distill", "distill_noise", "DropNoiseParams",
            "drop the lines Score marked as noise (progress, banners); never critical lines"),
+    _entry("distill-pytest", "distill", "distill_pytest", "DistillPytestParams",
+           "pytest: drop the session header and passing progress (counted); keep failures, "
+           "errors, warnings and the final counts line byte-exact", emits_summaries=True),
+    _entry("distill-unittest", "distill", "distill_unittest", "DistillUnittestParams",
+           "unittest: drop passing progress dots (counted); keep failures and the Ran/OK lines",
+           emits_summaries=True),
     _entry("code-outline", "distill", "distill_code", "CodeOutlineParams",
            "large source file: imports, signatures, first docstring lines; bodies elided with "
            "exact line ranges (tree-sitter)", emits_summaries=True),

@@ -79,9 +79,9 @@ def test_identical_input_gives_identical_bytes():
 def test_bad_stage_fails_open_and_the_trace_says_why(impl, decision):
     case = _verbose_failure()
     plan = _plan("pytest.default")
-    plan["nodes"]["drop-noise"]["impl"] = impl
+    plan["nodes"]["distill"]["impl"] = impl
     res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
-    rec = next(r for r in res.trace.records if r["node"] == "drop-noise")
+    rec = next(r for r in res.trace.records if r["node"] == "distill")
     assert rec["decision"] == decision
     assert ("stage exploded" in rec["reason"]) if decision == "failed" else "INV-3" in rec["reason"]
     assert "all tests passed" not in res.text
@@ -92,10 +92,10 @@ def test_bad_stage_fails_open_and_the_trace_says_why(impl, decision):
 def test_stage_over_time_budget_fails_open():
     case = _verbose_failure()
     plan = _plan("pytest.default")
-    plan["nodes"]["drop-noise"]["impl"] = "tests.test_engine:_slow"
+    plan["nodes"]["distill"]["impl"] = "tests.test_engine:_slow"
     plan["budget"]["stage_ms"] = 50
     res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
-    rec = next(r for r in res.trace.records if r["node"] == "drop-noise")
+    rec = next(r for r in res.trace.records if r["node"] == "distill")
     assert rec["decision"] == "failed" and "StageTimeout" in rec["reason"]
     assert len(res.text.splitlines()) > 1
 
@@ -103,9 +103,9 @@ def test_stage_over_time_budget_fails_open():
 def test_dropping_error_lines_of_a_failing_command_is_rejected():
     case = _verbose_failure()
     plan = _plan("pytest.default")
-    plan["nodes"]["drop-noise"]["impl"] = "tests.test_engine:_drop_errors"
+    plan["nodes"]["distill"]["impl"] = "tests.test_engine:_drop_errors"
     res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
-    rec = next(r for r in res.trace.records if r["node"] == "drop-noise")
+    rec = next(r for r in res.trace.records if r["node"] == "distill")
     assert rec["decision"] == "rejected" and rec["reason"].startswith("INV-6")
 
 
@@ -116,7 +116,7 @@ def test_collapse_is_skipped_when_the_distilled_form_meets_the_budget():
     plan["budget"]["max_tokens"] = 100_000
     res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
     by_node = {r["node"]: r for r in res.trace.records}
-    assert by_node["drop-noise"]["decision"] == "applied"
+    assert by_node["distill"]["decision"] == "applied"
     assert by_node["collapse"]["decision"] == "skipped"
 
 

@@ -157,18 +157,18 @@ def test_trace_overlay_shows_each_nodes_decision_and_tokens():
     trace = _trace(plan, "pytest-fail-verbose")
     model = build_model(plan, trace)
     decisions = {r["node"]: r["decision"] for r in trace["stages"]}
-    assert decisions["drop-noise"] == "applied"
+    assert decisions["distill"] == "applied"
     for node in model.nodes:
         assert node.outcome == decisions.get(node.id, NOT_RUN)
     labels = _mermaid_parts(mermaid.render(model))[0]
-    rec = next(r for r in trace["stages"] if r["node"] == "drop-noise")
-    assert f"applied · {rec['tokens_in']}→{rec['tokens_out']} tok" in labels["n_drop_noise"]
+    rec = next(r for r in trace["stages"] if r["node"] == "distill")
+    assert f"applied · {rec['tokens_in']}→{rec['tokens_out']} tok" in labels["n_distill"]
     mtext = mermaid.render(model)
-    assert re.search(r"^    class (\S+,)*n_drop_noise(,\S+)* applied$", mtext, re.M)
+    assert re.search(r"^    class (\S+,)*n_distill(,\S+)* applied$", mtext, re.M)
     assert "classDef applied fill:" in mtext
     assert trace["final"]["decision"] in mtext.splitlines()[1]
     dtext = dot.render(model)
-    assert re.search(r'"drop-noise" \[label="[^"]*applied[^"]*", fillcolor="#d7f5d3"', dtext)
+    assert re.search(r'"distill" \[label="[^"]*applied[^"]*", fillcolor="#d7f5d3"', dtext)
 
 
 def test_overlay_of_a_verbatim_run_marks_the_skipped_branch_as_not_run():
@@ -187,11 +187,11 @@ def test_overlay_of_a_verbatim_run_marks_the_skipped_branch_as_not_run():
 
 def test_a_stage_that_raises_is_drawn_as_failed():
     plan = copy.deepcopy(_plans()["pytest.default"])
-    plan["nodes"]["drop-noise"]["impl"] = "json:loads"   # wrong signature → TypeError → fail open
+    plan["nodes"]["distill"]["impl"] = "json:loads"   # wrong signature → TypeError → fail open
     model = build_model(plan, _trace(plan, "pytest-fail-verbose"))
-    assert model.node("drop-noise").outcome == "failed"
-    assert "INV-5" in model.node("drop-noise").reason
-    assert re.search(r"^    class n_drop_noise failed$", mermaid.render(model), re.M)
+    assert model.node("distill").outcome == "failed"
+    assert "INV-5" in model.node("distill").reason
+    assert re.search(r"^    class n_distill failed$", mermaid.render(model), re.M)
     assert 'fillcolor="#ffcdd2"' in dot.render(model)
 
 

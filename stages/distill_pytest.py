@@ -1,0 +1,182 @@
+"""distill-pytest: drop pytest's session header and passing progress, keep every failure.
+
+Kept byte-exact: the FAILURES and ERRORS sections, the warnings summary, the short test summary
+info, ``!!! Interrupted``/``stopping after`` lines, progress lines that show an ``F`` or ``E``, and
+the final counts line. Dropped: the session header (platform, rootdir, plugins, collected …) and
+progress lines made only of passing/skipped/xfail marks, replaced by one summary line with the
+exact counts read from the dropped lines. The one-row-per-test lines of ``-v`` are what the user
+asked for and stay; only runs of 3+ PASSED rows of one parametrized test fold to their first row
+and a counted line.
+
+When the view is still over the graph budget, each failure block is shortened to its header,
+``>`` and ``E`` lines and ``file:line`` locations (unless the user asked for ``--tb=long``,
+``--showlocals``, ``-vv`` …). Output without pytest's final counts line goes to the unittest distiller
+(``python -m unittest`` shares the class); it declines too unless unittest's closing lines are there
+(killed run, internal error, something else): a run we did not parse is never summarised.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import distill_unittest
+from .distill_common import build, critical_flags, has_flag, over_budget, plural
+
+COUNTS_RE = re.compile(
+    r"^(?:=+ )?(?:no tests ran|\d+ \w+(?: \w+)?(?:, \d+ \w+(?: \w+)?)*)"
+    r" in [\d.]+s(?: \([\d:.]+\))?(?: =+)?$")
+BANNER_RE = re.compile(r"^=+ (?P<title>.+?) =+$")
+HEADER_RE = re.compile(
+    r"^(?:=+ test session starts =+|platform \S+ -- Python .*|"
+    r"(?:cachedir|rootdir|configfile|inifile|testpaths|plugins|asyncio|anyio|django|benchmark|"
+    r"timeout|Using --randomly-seed|required plugins)[:=].*|hypothesis profile .*|"
+    r"collect(?:ing|ed) (?!.*\berrors?\b).*|bringing up nodes\.\.\.|created: \d+/\d+ workers?|"
+    r"\d+ workers? \[\d+ items?\]|\[gw\d+\] \w+ Python [\d.]+ .*|gw\d+ (?:\[\d+\]|I|C|ok)(?: / gw\d+ .*)?)$")
+PROGRESS_RE = re.compile(
+    r"^(?:\S+\.\w+(?:::\S+)? ?)?(?P<marks>[.sxXFE]+) *(?:\[\s*\d+%\]|\[\s*\d+/\s*\d+\])?$")
+PARAM_ROW_RE = re.compile(r"^(?P<func>\S+::[^\s\[]+)\[.*\] PASSED *(?:\[\s*\d+%\])?$")
+CARET_RE = re.compile(r"^\s*\^+\s*$")
+DOCS_RE = re.compile(r"^-- Docs: https://docs\.pytest\.org/\S*$")
+BLOCK_HEAD_RE = re.compile(r"^_{3,} .+ _{3,}$|^_ .+ _$")
+KEEP_IN_BLOCK_RE = re.compile(r"^(?:>|E(?:\s|$))|^\S+:\d+: \S|^-{3,} .+ -{3,}$")
+LONG_TB_RE = re.compile(r"--tb=(?:long|native)|--full-trace|-l|--showlocals|-vv+|-[a-zA-Z]*vv[a-zA-Z]*")
+
+_MARK_NAMES = {".": "passed", "s": "skipped", "x": "xfailed", "X": "xpassed"}
+_FAIL_SECTIONS = ("FAILURES", "ERRORS")
+
+
+def _final_line(lines: tuple[str, ...]) -> int | None:
+    """Index of pytest's final counts line (among the last non-blank lines), or ``None``."""
+    seen = 0
+    for i in range(len(lines) - 1, -1, -1):
+        if not lines[i].strip():
+            continue
+        if COUNTS_RE.match(lines[i]):
+            return i
+        seen += 1
+        if seen >= 3:
+            return None
+    return None
+
+
+def _progress_outcomes(line: str) -> dict[str, int] | None:
+    """Counts of a droppable progress line (no failure in it), or ``None`` to keep the line.
+
+    Only lines of marks are progress: the one-row-per-test lines of ``-v`` are what the user asked
+    for, so they are never dropped here (parametrized runs of them fold, see ``_fold_params``).
+    """
+    m = PROGRESS_RE.match(line)
+    if m is None or "F" in m.group("marks") or "E" in m.group("marks"):
+        return None
+    counts: dict[str, int] = {}
+    for ch in m.group("marks"):
+        counts[_MARK_NAMES[ch]] = counts.get(_MARK_NAMES[ch], 0) + 1
+    return counts
+
+
+def _summary(dropped: int, totals: dict[str, int]) -> str:
+    """The one declared line standing for the dropped progress lines."""
+    order = ("passed", "skipped", "xfailed", "xpassed")
+    parts = ", ".join(f"{totals[k]} {k}" for k in order if totals.get(k))
+    return f"[thresher: {plural(dropped, 'progress line')} not shown ({parts})]"
+
+
+def _run_region(lines, crit: list[bool], final: int):
+    """Keep flags for the lines before the first section banner, plus progress counts."""
+    keep = [True] * len(lines)
+    totals: dict[str, int] = {}
+    dropped, first = 0, None
+    for i, line in enumerate(lines[:final]):
+        if BANNER_RE.match(line) and not HEADER_RE.match(line):
+            return keep, totals, dropped, first, i
+        if crit[i]:
+            continue
+        if HEADER_RE.match(line):
+            keep[i] = False
+            continue
+        counts = _progress_outcomes(line)
+        if counts is not None:
+            keep[i] = False
+            dropped += 1
+            first = i if first is None else first
+            for k, v in counts.items():
+                totals[k] = totals.get(k, 0) + v
+        elif not line.strip() and i > 0 and not keep[i - 1]:
+            keep[i] = False
+    return keep, totals, dropped, first, final
+
+
+def _fold_params(lines, crit: list[bool], keep: list[bool], start: int) -> dict[int, str]:
+    """Verbose runs: fold runs of PASSED rows of one parametrized test to its first row.
+
+    Every test function keeps at least one row; the summary names the function and the exact
+    number of parameter cases not shown (the rows are the answer of ``-v``, so only exact repeats
+    of one function's outcome are folded).
+    """
+    summaries: dict[int, str] = {}
+    i = 0
+    while i < start:
+        m = PARAM_ROW_RE.match(lines[i])
+        if not m or crit[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < start and not crit[j] and (n := PARAM_ROW_RE.match(lines[j])) and n.group("func") == m.group("func"):
+            j += 1
+        if j - i >= 3:
+            for k in range(i + 1, j):
+                keep[k] = False
+            summaries[i + 1] = (f"[thresher: {j - i - 1} more PASSED rows of "
+                                f"{m.group('func')}[...] not shown]")
+        i = j
+    return summaries
+
+
+def _condense(lines, crit: list[bool], keep: list[bool], start: int, final: int) -> tuple[int, int]:
+    """Shorten failure blocks in FAILURES/ERRORS to their essential lines; (blocks, lines dropped)."""
+    section, blocks, dropped = None, 0, 0
+    for i in range(start, final):
+        line = lines[i]
+        m = BANNER_RE.match(line)
+        if m:
+            section = m.group("title")
+            continue
+        if section not in _FAIL_SECTIONS:
+            continue
+        if BLOCK_HEAD_RE.match(line):
+            blocks += 1
+        elif keep[i] and not crit[i] and not KEEP_IN_BLOCK_RE.match(line):
+            keep[i] = False
+            dropped += 1
+        elif CARET_RE.match(line) and i > start and not keep[i - 1]:
+            keep[i - 1] = True  # a kept ^^^ marker keeps the code line it points into
+            dropped -= 1
+    return blocks, dropped
+
+
+def run(payload, params, ctx):
+    """The distilled pytest view, or ``None`` when this is not a complete pytest run."""
+    lines = payload.lines
+    if any(line.startswith("INTERNALERROR>") for line in lines):
+        return None
+    final = _final_line(lines)
+    if final is None:  # `python -m unittest` shares the class: try its shape before declining
+        return distill_unittest.distill(payload)
+    crit = critical_flags(payload)
+    keep, totals, dropped, first, start = _run_region(lines, crit, final)
+    for i in range(start, final):
+        if DOCS_RE.match(lines[i]) and not crit[i]:
+            keep[i] = False
+    summaries = {first: _summary(dropped, totals)} if dropped else {}
+    if params["fold_params"]:
+        summaries.update(_fold_params(lines, crit, keep, start))
+    view = [line for line, k in zip(lines, keep) if k]
+    if (params["condense_over_budget"] and over_budget(view, ctx.budget)
+            and not has_flag(payload.argv, LONG_TB_RE)):
+        blocks, cut = _condense(lines, crit, keep, start, final)
+        if cut:
+            at = next(i for i in range(start, final) if BANNER_RE.match(lines[i])
+                      and BANNER_RE.match(lines[i]).group("title") in _FAIL_SECTIONS) + 1
+            summaries[at] = (f"[thresher: {plural(blocks, 'failure block')} shortened to header, "
+                             f"> and E lines and locations ({plural(cut, 'line')} not shown)]")
+    return build(payload, keep, summaries)

@@ -3,7 +3,8 @@
 Two lines are similar when they are equal after masking numbers, hashes and hex (or exactly equal,
 with ``exact_only``). A run of at least ``min_run`` similar lines keeps its first line, followed by
 ``[thresher: N similar lines folded]`` where N is the exact number of lines not shown. Critical
-lines and existing summary lines are never folded.
+lines and existing summary lines are never folded. With ``keep_last`` the run's last line stays
+too (after the summary): in a log, first and last line give the span the folded lines cover.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def _runs(payload, exact: bool) -> list[tuple[int, int]]:
 
 def run(payload, params, ctx):
     """The folded view, or ``None`` when no run is long enough."""
-    runs = [r for r in _runs(payload, params["exact_only"]) if r[1] - r[0] >= params["min_run"]]
+    last = 1 if params.get("keep_last") else 0
+    runs = [r for r in _runs(payload, params["exact_only"]) if r[1] - r[0] >= params["min_run"] + last]
     if not runs:
         return None
     lines, origin = [], []
@@ -39,9 +41,9 @@ def run(payload, params, ctx):
     for start, end in runs:
         lines.extend(payload.lines[pos:start + 1])
         origin.extend(payload.origin[pos:start + 1])
-        lines.append(SUMMARY.format(n=end - start - 1))
+        lines.append(SUMMARY.format(n=end - start - 1 - last))
         origin.append(SYNTHETIC)
-        pos = end
+        pos = end - last
     lines.extend(payload.lines[pos:])
     origin.extend(payload.origin[pos:])
     return payload.with_view(lines, origin)

@@ -99,6 +99,7 @@ class CollapseParams(_Params):
     """collapse: fold runs of near-identical lines."""
     min_run: int = Field(3, ge=2, description="fold runs of at least this many similar lines")
     exact_only: bool = Field(False, description="fold only exact repeats, not lines differing in numbers")
+    keep_last: bool = Field(False, description="keep each run's last line too (logs: the span's end)")
 
 
 class TrimParams(_Params):
@@ -127,3 +128,24 @@ class DistillPipParams(_Params):
     """distill-pip: pip / uv install."""
     fold_warnings: int = Field(3, ge=2, description="fold this many or more warnings of one shape "
                                "(differing only in quoted names) to the first and a count")
+
+
+class DistillEnvParams(_Params):
+    """distill-env: env / printenv listings."""
+    noise_names: list[str] = Field(default_factory=lambda: ["LS_COLORS", "LSCOLORS", "GREP_COLORS", "EZA_COLORS"],
+                                   description="variables whose long values are noise (not shown, counted)")
+    noise_min_chars: int = Field(200, ge=0, description="hide a noise variable's value only when longer than this")
+
+
+class DistillHttpParams(_Params):
+    """distill-http: curl / wget (no settings yet: the shapes it drops are fixed)."""
+
+
+class DistillDockerParams(_Params):
+    """distill-docker: docker build / pull (no settings yet: the shapes it drops are fixed)."""
+
+
+class DistillKubectlParams(_Params):
+    """distill-kubectl: kubectl get tables."""
+    healthy_label: str = Field("healthy row{s} (Running/Completed, all containers ready, no restarts)",
+                               description="how the summary line names the rows it dropped")

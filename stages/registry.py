@@ -53,6 +53,21 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
     _entry("prose", "distill", "distill_prose", "ProseParams",
            "long prose (text files, manual pages): headings, definition terms and the best lines "
            "by BM25/position/salience, the rest elided with exact counts", emits_summaries=True),
+    _entry("distill-env", "distill", "distill_env", "DistillEnvParams",
+           "env/printenv: every name kept; secret values (by name or shape) and huge noise values "
+           "replaced by NAME=[thresher: value masked, N chars] summary lines", accepts=("env",),
+           emits_summaries=True),
+    _entry("distill-http", "distill", "distill_http", "DistillHttpParams",
+           "curl/wget: drop progress meters, data markers, TLS record lines and wget dot rows "
+           "(counted); headers, bodies and errors byte-exact", accepts=("http",), emits_summaries=True),
+    _entry("distill-docker", "distill", "distill_docker", "DistillDockerParams",
+           "docker build/pull: drop digests, status and layer bookkeeping and the output of steps "
+           "that passed (counted); a failing step stays whole; ps/images rows untouched",
+           accepts=("docker",), emits_summaries=True),
+    _entry("distill-kubectl", "distill", "distill_kubectl", "DistillKubectlParams",
+           "kubectl get over budget: keep the header and every unhealthy row (status, not ready, "
+           "restarts), drop healthy rows with their exact count", accepts=("kubectl",),
+           emits_summaries=True),
     _entry("collapse", "collapse", "collapse", "CollapseParams",
            "fold runs of near-identical lines into the first one and a line with the exact count",
            emits_summaries=True),

@@ -1,0 +1,136 @@
+"""distill-env: ``env`` / ``printenv`` listings with secret values masked and the names kept.
+
+Every variable stays in the view, in order. A variable whose value is a secret — by its name
+(``*_TOKEN``, ``*_SECRET``, ``*PASSWORD*``, ``*_API_KEY``, ...) or by its value (``ghp_…``, ``sk-…``,
+``AKIA…``, JWTs, PEM private keys, ``scheme://user:password@host``) — is shown as
+``NAME=[thresher: value masked, 40 chars]``; huge noise values (``LS_COLORS``) as
+``NAME=[thresher: value not shown, 1523 chars]``.
+
+Why this is not fabrication (INV-3): the executor rejects any *input* line that comes out changed,
+so a masked line is not an edited input line. The input line is dropped from the view (it is
+counted as omitted in the footer and stays retrievable, byte-exact, through ``thresher expand``),
+and in its place this stage — declared ``emits_summaries`` in the registry — writes a SYNTHETIC
+summary line. Every fact in it is computed from the input: the variable's name, copied, and the
+exact length of the value it stands for (and its line count when the value spans lines). The
+``[thresher: ...]`` brackets say the line is thresher's, not env's, so no reader takes it for the
+variable's real value.
+
+Limits, by the engine's invariants: the stage only runs when the graph reaches it, and the executor
+emits the raw input when the masked view is not smaller than it (INV-2), e.g. a 3-line output
+whose only secret is 7 characters long. The env graph therefore turns off Guard's tiny/small
+passthrough and Route's minimum saving, so masking applies wherever it saves tokens at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+from thresher.dataflow.payload import SYNTHETIC
+
+_VAR = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$")
+_SECRET_PART = frozenset({"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "APIKEY", "CREDENTIALS",
+                          "CREDENTIAL", "PRIVATE", "COOKIE", "AUTH", "SALT", "SIGNATURE", "DSN", "CERT"})
+_SECRET_PAIR = re.compile(r"(?:^|_)(?:API|ACCESS|SECRET|PRIVATE|ENCRYPTION|SIGNING|MASTER|CLIENT|APP)_KEY(?:_|$)")
+_NOT_SECRET_LAST = frozenset({"FILE", "PATH", "DIR", "SOCK", "SOCKET", "LENGTH", "LEN", "MIN", "MAX", "ENABLED",
+                              "TYPE", "HOST", "PORT", "USER", "USERNAME", "NAME", "URL_PATH", "HEADER", "MODE",
+                              "PROVIDER", "REGION", "EXPIRY", "TTL", "TIMEOUT", "VERSION"})
+_SECRET_VALUE = re.compile(
+    r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|sk-[A-Za-z0-9_-]{16,}|xox[abposr]-[\w-]{10,}|"
+    r"AKIA[0-9A-Z]{16}|AIza[\w-]{30,}|glpat-[\w-]{16,}|eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]+)|"
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----|[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@")
+
+
+def secret_name(name: str) -> bool:
+    """True when ``name`` says its value is a credential (``PASSWORD_MIN_LENGTH`` does not)."""
+    upper = name.upper()
+    parts = upper.split("_")
+    if parts[-1] in _NOT_SECRET_LAST and len(parts) > 1:
+        return False
+    if parts[-1] == "PWD" and len(parts) > 1:  # DB_PWD is a password; PWD and OLDPWD are folders
+        return True
+    return bool(_SECRET_PART.intersection(parts)) or _SECRET_PAIR.search(upper) is not None
+
+
+def secret_value(value: str) -> bool:
+    """True when ``value`` has the shape of a token, a private key or a URL with a password."""
+    return _SECRET_VALUE.search(value) is not None
+
+
+def _records(lines) -> list[tuple[int, int]] | None:
+    """``(start, end)`` view ranges of one variable each (a value may continue on later lines).
+
+    A line shaped ``NAME=`` starts a variable, except inside a PEM block (``-----BEGIN`` until
+    ``-----END``) and when the "value" starts with ``=`` (base64 padding such as ``Zm9v==``).
+    """
+    if not lines or not _VAR.match(lines[0]):
+        return None
+    starts, in_pem = [], False
+    for i, line in enumerate(lines):
+        m = _VAR.match(line)
+        if m and not in_pem and not m["value"].startswith("="):
+            starts.append(i)
+        if "-----BEGIN " in line:
+            in_pem = True
+        if "-----END " in line:
+            in_pem = False
+    return [(s, e) for s, e in zip(starts, starts[1:] + [len(lines)])]
+
+
+def _masked(name: str, value_lines: list[str], verb: str) -> str:
+    chars = len("\n".join(value_lines))
+    extra = f", {len(value_lines)} lines" if len(value_lines) > 1 else ""
+    return f"{name}=[thresher: value {verb}, {chars} chars{extra}]"
+
+
+def _listing(payload, params) -> tuple[list, list] | None:
+    """Masked view of a NAME=value listing, or ``None`` when the output is not one."""
+    lines = payload.lines
+    records = _records(lines)
+    if records is None:
+        return None
+    noise = set(params["noise_names"])
+    out, origin, changed = [], [], False
+    for start, end in records:
+        m = _VAR.match(lines[start])
+        values = [m["value"]] + list(lines[start + 1:end])
+        verb = None
+        if secret_name(m["name"]) or any(secret_value(v) for v in values):
+            verb = "masked"
+        elif m["name"] in noise and len("\n".join(values)) > params["noise_min_chars"]:
+            verb = "not shown"
+        if verb is None:
+            out.extend(lines[start:end])
+            origin.extend(payload.origin[start:end])
+            continue
+        out.append(_masked(m["name"], values, verb))
+        origin.append(SYNTHETIC)
+        changed = True
+    return (out, origin) if changed else None
+
+
+def _printenv_values(payload) -> tuple[list, list] | None:
+    """``printenv NAME...`` prints bare values: mask them when a name or a value is secret."""
+    names = [a for a in payload.argv[1:] if not a.startswith("-")]
+    if not names or not payload.argv or payload.argv[0].rsplit("/", 1)[-1] != "printenv":
+        return None
+    lines = list(payload.lines)
+    if not any(secret_name(n) for n in names) and not any(secret_value(v) for v in lines):
+        return None
+    if len(lines) == len(names):
+        out = [_masked(n, [v], "masked") if secret_name(n) or secret_value(v) else v
+               for n, v in zip(names, lines)]
+        origin = [SYNTHETIC if shown != v else payload.origin[i]
+                  for i, (shown, v) in enumerate(zip(out, lines))]
+        return out, origin
+    chars = len("\n".join(lines))
+    return [f"[thresher: printenv output masked, {len(lines)} lines, {chars} chars]"], [SYNTHETIC]
+
+
+def run(payload, params, ctx):
+    """The listing with secret (and huge noise) values replaced by counted summary lines."""
+    if any(o < 0 for o in payload.origin):
+        return None  # already summarised upstream: the view no longer maps line for line
+    found = _listing(payload, params) or _printenv_values(payload)
+    if found is None:
+        return None
+    return payload.with_view(*found)

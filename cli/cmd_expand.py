@@ -1,31 +1,114 @@
-"""``thresher expand HANDLE [--lines A-B]``: the archived original, byte-exact (or a line range)."""
+"""``thresher expand HANDLE [--lines A-B] [--grep PATTERN] [--raw]``: the archived original.
+
+- no option: the original bytes, byte-exact;
+- ``--lines A-B``: only source lines A to B (1-based, inclusive; the numbering thresher's footers
+  and "already shown" markers use), byte-exact;
+- ``--grep PATTERN``: only lines matching the regex (escape codes ignored when matching), printed
+  ``N:line`` like ``grep -n`` so a ``--lines`` range can follow; with ``--raw``, the bare lines.
+  Combined with ``--lines``, searches that range.
+
+HANDLE may be any unique prefix of a handle. An unknown, ambiguous or expired handle, or a
+``--grep`` that matches nothing, prints why on stderr and exits 1. Every expansion is counted
+against the saving of the payload it came from (a *bounce*, see ``thresher gain``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+
+OPEN_END = 10 ** 12
+_ANSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def split_lines(raw: bytes) -> list[bytes]:
+    """Lines as the engine numbers them (split on ``\\n`` only), each keeping its newline."""
+    parts = raw.split(b"\n")
+    lines = [p + b"\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    """``"A-B"``, ``"A"`` or ``"A-"`` (to the end) → ``(A, B)``; ValueError when malformed."""
+    a, sep, b = text.partition("-")
+    start = int(a)
+    end = int(b) if b else (OPEN_END if sep else start)
+    if start < 1 or end < start:
+        raise ValueError(text)
+    return start, end
+
+
+def select(raw: bytes, lines: str | None, grep: str | None, bare: bool) -> tuple[bytes, str]:
+    """The bytes to print and a note for stderr ("" when none)."""
+    if not lines and not grep:
+        return raw, ""
+    all_lines = split_lines(raw)
+    start, end = parse_range(lines) if lines else (1, len(all_lines))
+    chosen = list(enumerate(all_lines[start - 1:end], start))
+    note = ""
+    if lines and end > len(all_lines) and end != OPEN_END:
+        note = f"the original has {len(all_lines)} lines"
+    if grep:
+        regex = re.compile(grep.encode("utf-8", "surrogateescape"))
+        chosen = [(n, line) for n, line in chosen if regex.search(_ANSI.sub(b"", line))]
+        if not bare:
+            return b"".join(b"%d:%s" % (n, line if line.endswith(b"\n") else line + b"\n")
+                            for n, line in chosen), note
+    return b"".join(line for _, line in chosen), note
+
+
+def _bounce(handle: str, shown: bytes) -> None:
+    """Count this expansion against the saving of ``handle`` (never fails the command)."""
+    try:
+        from thresher.stores.savings import COUNTERFACTUAL_CHARS, bounce
+        from thresher.dataflow.tokens import estimate
+        text = shown[:COUNTERFACTUAL_CHARS * 4].decode("utf-8", "replace")[:COUNTERFACTUAL_CHARS]
+        bounce(handle, estimate(text))
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def main(argv: list[str]) -> int:
-    """Print the original of HANDLE; exit 1 when it is unknown."""
-    ap = argparse.ArgumentParser(prog="thresher expand", description=__doc__)
-    ap.add_argument("handle", help="the handle printed in a thresher footer")
+    """Print the original (or a slice) of HANDLE; exit 1 when it is unknown or expired."""
+    ap = argparse.ArgumentParser(prog="thresher expand", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("handle", help="the handle printed in a thresher footer (or a unique prefix)")
     ap.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive)")
-    args = ap.parse_args(argv)
+    ap.add_argument("--grep", metavar="PATTERN", help="only lines matching this regex, numbered")
+    ap.add_argument("--raw", action="store_true", help="with --grep: bare lines, no N: prefixes")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
     from thresher.dataflow.errors import ArchiveError
     from thresher.stores.archive import default_archive
+    archive = default_archive()
     try:
-        raw = default_archive().get(args.handle)
+        handle = archive.resolve(args.handle)
+        raw = archive.get(handle)
     except ArchiveError as exc:
         sys.stderr.write(f"thresher expand: {exc}\n")
         return 1
-    if args.lines:
-        try:
-            a, _, b = args.lines.partition("-")
-            start, end = int(a), int(b or a)
-        except ValueError:
-            sys.stderr.write(f"thresher expand: --lines wants A-B, got {args.lines!r}\n")
-            return 2
-        raw = b"".join(raw.splitlines(keepends=True)[max(start, 1) - 1:end])
-    sys.stdout.buffer.write(raw)
+    except Exception as exc:  # noqa: BLE001 - an unreadable store is still a clear message
+        sys.stderr.write(f"thresher expand: cannot read the archive: {exc}\n")
+        return 1
+    try:
+        shown, note = select(raw, args.lines, args.grep, args.raw)
+    except ValueError:
+        sys.stderr.write(f"thresher expand: --lines wants A-B (1-based, A <= B), got {args.lines!r}\n")
+        return 2
+    except re.error as exc:
+        sys.stderr.write(f"thresher expand: bad --grep pattern: {exc}\n")
+        return 2
+    sys.stdout.buffer.write(shown)
+    sys.stdout.flush()
+    if note:
+        sys.stderr.write(f"thresher expand: {note}\n")
+    _bounce(handle, shown)
+    if args.grep and not shown:
+        sys.stderr.write(f"thresher expand: no line of {handle} matches {args.grep!r}\n")
+        return 1
     return 0

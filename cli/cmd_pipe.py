@@ -8,6 +8,7 @@ Contract (benchmarks and hooks rely on it, keep it stable):
 - without ``--cmd`` the class is fingerprinted from the first KiB (pytest banner, ``On branch``,
   JSON's first byte, ...); unrecognised output passes through unchanged;
 - THRESHER_DISABLE=1 passes everything through; THRESHER_MEASURE_ONLY=1 measures and emits raw;
+- every payload is archived and gets one savings-ledger event (THRESHER_NO_LEDGER=1: no event);
 - any failure of thresher itself writes the input unchanged;
 - inputs over 64 MiB stream through unchanged in bounded memory.
 """
@@ -71,20 +72,21 @@ def main(argv: list[str]) -> int:
     if len(data) > MAX_INPUT:
         _stream_raw(data, stdin, stdout)  # too big to hold: pass through in bounded memory
         return 0
-    out = data
+    out, res = data, None
     from thresher import switches
     if not switches.disabled():
         try:
             from thresher.dataflow.api import compress
-            res = compress(data, **opts)
-            if switches.measure_only():
-                switches.record_measurement(res, opts["command"], "stdout")
-            else:
-                out = res.output
+            measuring, scope = switches.measure_only(), switches.scope()
+            res = compress(data, scope=scope, ledger=switches.session_ledger(scope), **opts)
+            out = data if measuring else res.output
         except BaseException:  # noqa: BLE001 - thresher's own failure: raw passthrough
-            out = data
+            out, res = data, None
     stdout.write(out)
     stdout.flush()
+    if res is not None:  # after the output is out: the ledger can never delay or alter it
+        switches.record(res, data, command=opts["command"], role=opts["role"], scope=scope,
+                        exit_code=opts["exit_code"], measure_only=measuring)
     return 0
 
 

@@ -118,18 +118,24 @@ def main(argv: list[str]) -> int:
 
 
 def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> None:
-    """Write one stream: filtered, or raw when ``keep``, empty, measuring, or on any failure."""
-    out = data
+    """Write one stream: filtered, or raw when ``keep``, empty, measuring, or on any failure.
+
+    Afterwards (never before the output is written) the payload is archived and its savings event
+    recorded; a kept stream is recorded as passed through untouched.
+    """
+    out, res, measuring, scope = data, None, False, ""
+    from thresher import switches
     if data and not keep:
         try:
-            from thresher import switches
             from thresher.dataflow.api import compress
-            res = compress(data, stream=stream, **ctx)
-            if switches.measure_only():
-                switches.record_measurement(res, ctx["command"], stream)
-            else:
-                out = res.output
+            measuring, scope = switches.measure_only(), switches.scope()
+            res = compress(data, stream=stream, scope=scope, ledger=switches.session_ledger(scope),
+                           **ctx)
+            out = data if measuring else res.output
         except Exception:  # noqa: BLE001 - thresher's own failure: raw output
-            out = data
+            out, res = data, None
     from thresher.runner import _write_all
     _write_all(fd, out)
+    if data and (res is not None or keep):
+        switches.record(res, data, command=ctx["command"], stream=stream, role=ctx["role"],
+                        exit_code=ctx["exit_code"], scope=scope, measure_only=measuring)

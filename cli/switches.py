@@ -1,10 +1,15 @@
-"""Kill switches and measure-only mode, shared by ``thresher run`` and ``thresher pipe``.
+"""Kill switches, measure-only mode and the ledgers' hooks, shared by ``thresher run`` and ``pipe``.
 
 - ``THRESHER_DISABLE=1``: pure passthrough everywhere (exit codes still exact).
 - ``THRESHER_RAW=1`` (per command, e.g. ``THRESHER_RAW=1 pytest``) or ``thresher run --raw``: the
   same for one command.
-- ``THRESHER_MEASURE_ONLY=1``: compress as usual to learn what would be saved, record it in
-  ``$THRESHER_HOME/measure.jsonl``, but emit the raw output — the cautious way to start.
+- ``THRESHER_MEASURE_ONLY=1``: compress as usual to learn what would be saved, record it in the
+  savings ledger as a *measure-only* event (``thresher gain`` reports them apart), but emit the raw
+  output — the cautious way to start.
+- ``THRESHER_NO_LEDGER=1``: record no savings events and fold nothing already shown (the archive,
+  which ``thresher expand`` needs, still runs).
+- ``THRESHER_SESSION`` / ``THRESHER_AGENT``: the reader scope of the session ledger (see
+  ``thresher.stores.sessions``); without a session nothing is folded as "already shown".
 """
 
 from __future__ import annotations
@@ -26,20 +31,34 @@ def measure_only() -> bool:
     return _on("THRESHER_MEASURE_ONLY")
 
 
-def record_measurement(result, command: str, stream: str) -> None:
-    """Append what ``result`` would have saved to the measure log (never raises)."""
-    try:
-        import json
-        import time
+def scope() -> str:
+    """The current reader scope ("" without a session id)."""
+    from thresher.stores.sessions import scope_from_env
+    return scope_from_env()
 
-        from thresher.stores.archive import home
-        em = result.emission
-        row = {"ts": round(time.time(), 3), "command": command, "stream": stream,
-               "class": result.pclass, "graph": result.graph_id, "decision": em.decision,
-               "tokens_in": em.tokens_in, "tokens_out": em.tokens_out,
-               "bytes_in": len(result.output) if em.decision != "compressed" else None}
-        os.makedirs(home(), exist_ok=True)
-        with open(os.path.join(home(), "measure.jsonl"), "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(row, sort_keys=True) + "\n")
-    except Exception:  # noqa: BLE001 - measuring must never disturb the command
+
+def session_ledger(reader_scope: str):
+    """The session ledger to hand to ``compress`` for ``reader_scope``, or ``None``.
+
+    None in measure-only mode too: the reader then gets the raw output, not what the ledger
+    would have folded, so nothing may be folded against it later either.
+    """
+    if not reader_scope or _on("THRESHER_NO_LEDGER") or measure_only():
+        return None
+    try:
+        from thresher.stores.sessions import SessionLedger
+        return SessionLedger()
+    except Exception:  # noqa: BLE001 - no ledger means no folding, never a failure
+        return None
+
+
+def record(result, raw: bytes, **event: object) -> None:
+    """Archive ``raw`` if needed and append its savings event (never raises).
+
+    ``result`` is the engine's ``Result``, or ``None`` for output passed through untouched.
+    """
+    try:
+        from thresher.stores.savings import record_payload
+        record_payload(result, raw, **event)
+    except Exception:  # noqa: BLE001 - recording must never disturb the command
         pass

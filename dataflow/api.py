@@ -14,7 +14,7 @@ from .contract import Context
 from .executor import initial_payload, run_plan
 from .finalize import Emission, finalize
 from .plan import PASSTHROUGH_CLASSES, load_plans
-from .trace import NullTrace, Trace
+from .trace import StageLog, Trace
 
 MAX_INPUT = 64 * 1024 * 1024
 """Inputs larger than this pass through raw (the shell boundary streams them)."""
@@ -23,15 +23,23 @@ MAX_INPUT = 64 * 1024 * 1024
 class Result:
     """What :func:`compress` returns: the output, the emission summary, and the trace."""
 
-    __slots__ = ("output", "emission", "trace", "graph_id", "pclass", "ms")
+    __slots__ = ("output", "emission", "trace", "graph_id", "pclass", "ms", "handle", "archived")
 
-    def __init__(self, emission: Emission, trace, graph_id: str, pclass: str, ms: float) -> None:
+    def __init__(self, emission: Emission, trace, graph_id: str, pclass: str, ms: float,
+                 handle: str = "", archived: bool = False) -> None:
         self.output = emission.output
         self.emission = emission
         self.trace = trace
         self.graph_id = graph_id
         self.pclass = pclass
         self.ms = ms
+        self.handle = handle          # blake3 handle of the raw input ("" when not computed)
+        self.archived = archived      # True when Persist stored the raw input under ``handle``
+
+    @property
+    def applied(self) -> list[str]:
+        """Keys of the stages that applied (``guard.verbatim`` for a port other than ``out``)."""
+        return list(getattr(self.trace, "applied", ()))
 
     @property
     def text(self) -> str:
@@ -58,20 +66,23 @@ def handle_of(raw: bytes) -> str:
 def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = None,
              role: str = "default", pclass: str | None = None, plan: dict | None = None,
              plans=None, archive=None, trace: bool = False, keep_text: bool = False,
-             stream: str = "stdout", scope: str = "", cwd: str | None = None) -> Result:
+             stream: str = "stdout", scope: str = "", cwd: str | None = None,
+             ledger=None) -> Result:
     """Compress one tool output and return the :class:`Result` (output bytes + trace).
 
     ``plan`` runs that compiled plan; otherwise the payload class (from ``pclass``, the command
     classifier, or — without a command — a fingerprint of the first KiB) and ``role`` choose a graph
     among those visible from ``cwd``. Output of an unrecognised or passthrough class is unchanged.
+    ``ledger`` (a :class:`~thresher.dataflow.contract.SessionLedger`) lets the Ledger stage fold
+    blocks already delivered to ``scope``; the final emission is then recorded as delivered.
     """
     t0 = time.perf_counter()
     raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else bytes(data)
-    tr = Trace(keep_text=keep_text) if trace else NullTrace()
+    tr = Trace(keep_text=keep_text) if trace else StageLog()
     if len(raw) > MAX_INPUT:
         em = Emission(raw, "raw", f"input larger than {MAX_INPUT} bytes passes through")
         return Result(em, tr, "", pclass or "", (time.perf_counter() - t0) * 1000)
-    graph_id = ""
+    graph_id, handle, archived = "", "", False
     try:
         if plan is None:
             if plans is None:
@@ -81,6 +92,8 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
             if pclass is None or pclass in PASSTHROUGH_CLASSES:
                 why = "unrecognised output without a command" if pclass is None else pclass
                 em = Emission(raw, "verbatim", f"class {why}: passes through unchanged")
+                if ledger is not None and scope:
+                    _record_delivered(ledger, scope, raw)
                 return Result(em, tr, "", pclass or "", (time.perf_counter() - t0) * 1000)
             plan = plans.resolve(pclass, role)
         if plan is None:
@@ -92,10 +105,22 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
         payload = initial_payload(raw, command=command, argv=tuple(command.split()),
                                   exit_code=exit_code, stream=stream, pclass=pclass, role=role,
                                   scope=scope)
-        ctx = Context(plan["budget"], archive, handle, graph_id)
+        ctx = Context(plan["budget"], archive, handle, graph_id,
+                      {"ledger": ledger} if ledger is not None and scope else None)
         final, in_time = run_plan(plan, payload, ctx, tr)
-        em = finalize(final, handle, ctx.extras.get("archived") == handle, in_time)
+        archived = ctx.extras.get("archived") == handle
+        em = finalize(final, handle, archived, in_time)
     except Exception as exc:  # thresher's own failure: raw passthrough, never an error
         em = Emission(raw, "raw", f"INV-5: engine error {type(exc).__name__}: {str(exc)[:200]}")
     tr.finish(**em.as_dict())
-    return Result(em, tr, graph_id, pclass or "", (time.perf_counter() - t0) * 1000)
+    if ledger is not None and scope:
+        _record_delivered(ledger, scope, em.output)
+    return Result(em, tr, graph_id, pclass or "", (time.perf_counter() - t0) * 1000, handle, archived)
+
+
+def _record_delivered(ledger, scope: str, output: bytes) -> None:
+    """Post-emission hook: tell the session ledger what this reader was shown (never raises)."""
+    try:
+        ledger.record(scope, output.decode("utf-8", "replace").splitlines())
+    except Exception:  # noqa: BLE001 - a ledger failure only means less folding later
+        pass

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .payload import PHASE_INDEX, Out, Payload
 
-__all__ = ["ANY_CLASS", "Archive", "Context", "Out", "Payload", "StageInfo", "StageResult"]
+__all__ = ["ANY_CLASS", "Archive", "Context", "Out", "Payload", "SessionLedger", "StageInfo",
+           "StageResult"]
 
 ANY_CLASS = "*"
 
@@ -51,6 +52,22 @@ class Archive:
 
     def put(self, handle: str, raw: bytes, meta: dict) -> None:
         """Store ``raw`` under ``handle``; raise on any failure (the executor then emits raw)."""
+
+
+class SessionLedger:
+    """What the Ledger stage and ``compress`` ask of the session ledger (thresher.stores; duck-typed).
+
+    Handed to ``compress(..., ledger=...)``; stages find it as ``ctx.extras["ledger"]``. Keys are
+    :func:`thresher.dataflow.blocks.block_keys` fingerprints; a scope is one reader (session +
+    subagent). ``known`` must not change state, so output stays deterministic given the scope state.
+    """
+
+    def known(self, scope: str, keys: list[int]) -> set[int]:
+        """The subset of ``keys`` already delivered to ``scope``."""
+        return set()
+
+    def record(self, scope: str, lines: list[str]) -> None:
+        """Remember that ``lines`` (the final emission) were delivered to ``scope``."""
 
 
 class Context:

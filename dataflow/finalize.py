@@ -7,7 +7,7 @@ doubled or miscounted (INV-4), or output estimated no smaller than the input (IN
 
 from __future__ import annotations
 
-from .markers import footer, is_footer
+from .markers import footer, is_footer, omitted_span
 from .payload import CRITICAL, SYNTHETIC, Payload
 from .tokens import estimate
 
@@ -67,7 +67,7 @@ def finalize(p: Payload, handle: str, archived: bool, in_time: bool) -> Emission
             return raw("nothing to remove", "unchanged")
         return Emission(text.encode("utf-8", "surrogatepass"), "cleaned", "escape codes removed",
                         kept=kept, total=total, tokens_in=t_in, tokens_out=estimate(text))
-    want = footer(omitted, total, handle, clipped)
+    want = footer(omitted, total, handle, clipped, omitted_span(origin, total))
     if len(footers) > 1 or (footers and p.lines[footers[0]] != want):
         return raw("INV-4: footer doubled or miscounted")
     if not archived:

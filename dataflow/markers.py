@@ -13,15 +13,36 @@ FOOTER_PREFIX = "[thresher: "
 
 FOOTER_RE = re.compile(
     r"^\[thresher: (?P<omitted>\d+) of (?P<total>\d+) lines omitted"
-    r"(?:, (?P<clipped>\d+) clipped)? · thresher expand (?P<handle>[0-9a-f]+)\]$")
+    r"(?:, (?P<clipped>\d+) clipped)? · thresher expand (?P<handle>[0-9a-f]+)"
+    r"(?: --lines (?P<first>\d+)-(?P<last>\d+))?\]$")
 
 CLIP_RE = re.compile(r" \[thresher: \+(?P<chars>\d+) chars clipped\]$")
 
 
-def footer(omitted: int, total: int, handle: str, clipped: int = 0) -> str:
-    """The single footer line of a lossy emission."""
+def footer(omitted: int, total: int, handle: str, clipped: int = 0,
+           span: "tuple[int, int] | None" = None) -> str:
+    """The single footer line of a lossy emission.
+
+    ``span`` (1-based, inclusive) is the largest block of omitted lines: the footer then names the
+    exact ``--lines A-B`` command that shows it, so the agent need not fetch the whole original.
+    """
     extra = f", {clipped} clipped" if clipped else ""
-    return f"[thresher: {omitted} of {total} lines omitted{extra} · thresher expand {handle}]"
+    lines = f" --lines {span[0]}-{span[1]}" if span else ""
+    return f"[thresher: {omitted} of {total} lines omitted{extra} · thresher expand {handle}{lines}]"
+
+
+def omitted_span(origin: "tuple[int, ...] | list[int]", total: int) -> "tuple[int, int] | None":
+    """The largest run of source lines (of ``total``) that ``origin`` does not show, 1-based.
+
+    Ties go to the earliest run; ``None`` when every line is shown.
+    """
+    kept = sorted({o for o in origin if o >= 0})
+    best, prev = None, -1
+    for k in kept + [total]:
+        if k - prev > 1 and (best is None or k - prev - 1 > best[1] - best[0] + 1):
+            best = (prev + 2, k)  # source lines prev+1 .. k-1, 0-based → 1-based inclusive
+        prev = k
+    return best
 
 
 def is_footer(line: str) -> bool:

@@ -33,6 +33,19 @@ class NullTrace:
         """Record the final emission (ignored)."""
 
 
+class StageLog(NullTrace):
+    """Records only which stages applied: cheap enough for the hot path (the savings ledger)."""
+
+    def __init__(self) -> None:
+        self.applied: list[str] = []
+
+    def stage(self, node: dict, decision: str, reason: str, before: object, after: object,
+              ms: float, port: str = "out") -> None:
+        """Note the stage key (with its port, when not ``out``) if it applied."""
+        if decision == APPLIED:
+            self.applied.append(node["stage"] if port == "out" else f"{node['stage']}.{port}")
+
+
 class Trace(NullTrace):
     """Records every stage: decision, reason, port, lines/tokens/bytes in and out, time, hashes."""
 
@@ -63,6 +76,12 @@ class Trace(NullTrace):
     def finish(self, **final: object) -> None:
         """Record the final emission and its totals."""
         self.final = dict(final)
+
+    @property
+    def applied(self) -> list[str]:
+        """Keys of the stages that applied, in order (as :class:`StageLog` records them)."""
+        return [r["stage"] if r["port"] == "out" else f"{r['stage']}.{r['port']}"
+                for r in self.records if r["decision"] == APPLIED]
 
     def to_dict(self) -> dict:
         """The whole trace as JSON-ready data."""

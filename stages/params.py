@@ -108,6 +108,12 @@ class TrimParams(_Params):
     max_lines: int | None = Field(None, ge=4, description="override the graph budget's max_lines")
 
 
+class LedgerParams(_Params):
+    """ledger: fold blocks already delivered to this reader scope."""
+    floor: int = Field(30, ge=0, description="outputs with fewer lines are never folded")
+    min_run: int = Field(8, ge=6, description="fold runs of at least this many already-shown lines")
+
+
 class RouteParams(_Params):
     """route: choose compressed or raw, and write the footer."""
     min_saving: float = Field(0.1, ge=0, lt=1,

@@ -73,6 +73,9 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            emits_summaries=True),
     _entry("trim", "collapse", "trim", "TrimParams",
            "keep every critical line, then head and tail lines up to the budget"),
+    _entry("ledger", "ledger", "ledger", "LedgerParams",
+           "fold blocks this reader (session + subagent) was already delivered into one line "
+           "naming `thresher expand HANDLE --lines A-B`; never error lines", emits_summaries=True),
     _entry("route", "route", "route", "RouteParams",
            "choose the emission (compressed or raw) against the guardrail and write the footer",
            emits_summaries=True),

@@ -7,7 +7,7 @@ clipped, one footer line states the exact counts and the handle to get the origi
 
 from __future__ import annotations
 
-from thresher.dataflow.markers import footer
+from thresher.dataflow.markers import footer, omitted_span
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.tokens import estimate
 
@@ -20,7 +20,7 @@ def run(payload, params, ctx):
         return None
     n = len(payload.source)
     full = estimate("\n".join(payload.source))
-    line = footer(omitted, n, ctx.handle, clipped)
+    line = footer(omitted, n, ctx.handle, clipped, omitted_span(payload.origin, n))
     view = payload.with_view(payload.lines + (line,), payload.origin + (SYNTHETIC,))
     if estimate(view.text()) > full * (1 - params["min_saving"]):  # the footer costs tokens too
         return payload.with_view(payload.source, range(n))

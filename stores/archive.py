@@ -1,65 +1,223 @@
-"""A minimal file archive of raw payloads, keyed by handle (blake3 prefix of the content).
+"""The archive of raw payloads (CCR: compress, cache, retrieve), keyed by blake3 handle, in SQLite.
 
-Files live under ``$THRESHER_HOME/archive`` (default ``~/.local/share/thresher``), mode 0600, written
-atomically. The SQLite archive with TTL and size cap replaces this behind the same two methods.
+Every raw payload is stored — whatever its exit code, also when nothing was saved — under the
+12-hex-digit handle a footer names, *before* any marker naming it is shown (the Persist stage; a
+failed write means raw output, INV-7). ``thresher expand`` reads it back byte-exact: the handle is
+re-derived from the bytes on every read, so a damaged entry can never be passed off as the original.
+
+Retention: an entry expires ``THRESHER_ARCHIVE_TTL_DAYS`` (default 7) after it was last stored or
+expanded, and the archive is kept under ``THRESHER_ARCHIVE_MAX_MB`` (default 512) by evicting the
+least recently used entries. Evicted entries leave a small tombstone for a while, so ``expand``
+can say "expired" rather than "unknown". Bodies over 512 bytes are zlib-compressed (level 1: cheap
+on the hot path, and tool output shrinks 5-10x).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 
 from thresher.dataflow.errors import ArchiveError
 
+from .db import database, home
 
-def home() -> str:
-    """thresher's data folder."""
-    return os.environ.get("THRESHER_HOME") or os.path.join(
-        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "thresher")
+__all__ = ["ArchiveError", "FileArchive", "SqliteArchive", "default_archive", "home"]
+
+HEX = frozenset("0123456789abcdef")
+EVICT_EVERY = 32
+"""Run retention after every this many new entries (by rowid): cheap, and bounded overshoot."""
+TOMBSTONE_TTLS = 4
+"""Tombstones are dropped after this many TTLs."""
 
 
-class FileArchive:
-    """Raw payloads as files: ``<handle>.raw`` plus ``<handle>.json`` metadata."""
+def ttl_seconds() -> float:
+    """How long an entry lives after its last use."""
+    return _env_float("THRESHER_ARCHIVE_TTL_DAYS", 7.0) * 86400
 
-    def __init__(self, root: str | None = None) -> None:
-        self.root = root or os.path.join(home(), "archive")
 
-    def _path(self, handle: str, ext: str) -> str:
-        if not handle or not all(c in "0123456789abcdef" for c in handle):
-            raise ArchiveError(f"not a thresher handle: {handle!r}")
-        return os.path.join(self.root, f"{handle}.{ext}")
+def max_bytes() -> int:
+    """The size cap of the stored (compressed) bodies."""
+    return int(_env_float("THRESHER_ARCHIVE_MAX_MB", 512.0) * 1024 * 1024)
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(name, ""))
+        return value if value > 0 else default
+    except ValueError:
+        return default
+
+
+def _pack(raw: bytes) -> tuple[bytes, str]:
+    if len(raw) > 512:
+        import zlib
+        packed = zlib.compress(raw, 1)
+        if len(packed) < len(raw):
+            return packed, "zlib"
+    return raw, "raw"
+
+
+def _unpack(data: bytes, codec: str) -> bytes:
+    if codec == "zlib":
+        import zlib
+        return zlib.decompress(data)
+    return bytes(data)
+
+
+def _check_handle(handle: str) -> str:
+    h = (handle or "").strip().lower()
+    if not h or not set(h) <= HEX:
+        raise ArchiveError(f"not a thresher handle: {handle!r} (handles are the hex digits a "
+                           "thresher footer names after `thresher expand`)")
+    return h
+
+
+def _ago(seconds: float) -> str:
+    days = seconds / 86400
+    return f"{days:.1f} days" if days >= 1 else f"{seconds / 3600:.1f} hours"
+
+
+class SqliteArchive:
+    """Raw payloads in the ``archive`` table of ``thresher.db`` (same ``put``/``get`` as before)."""
+
+    def __init__(self, folder: str | None = None) -> None:
+        self.db = database(folder)
 
     def put(self, handle: str, raw: bytes, meta: dict) -> None:
-        """Store ``raw`` (idempotent: the same handle is the same content)."""
-        path = self._path(handle, "raw")
-        if os.path.exists(path):
-            return
-        os.makedirs(self.root, mode=0o700, exist_ok=True)
-        for ext, blob in (("json", json.dumps(meta, sort_keys=True).encode()), ("raw", raw)):
-            target = self._path(handle, ext)
-            tmp = f"{target}.{os.getpid()}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(blob)
-            os.replace(tmp, target)
+        """Store ``raw`` under ``handle`` (idempotent; a re-put refreshes the entry's age).
 
-    def get(self, handle: str) -> bytes:
-        """The original bytes of ``handle``; :class:`ArchiveError` when unknown."""
-        try:
-            with open(self._path(handle, "raw"), "rb") as fh:
-                return fh.read()
-        except FileNotFoundError:
-            raise ArchiveError(f"unknown or expired handle {handle!r}") from None
+        Raises (``ArchiveError``, ``OSError``, ``sqlite3.Error``) when it cannot store: the caller
+        then emits raw output.
+        """
+        handle = _check_handle(handle)
+        data, codec = _pack(raw)
+        if len(data) > max_bytes():
+            raise ArchiveError(f"payload of {len(raw)} bytes exceeds the archive cap")
+        now = time.time()
+        row = (handle, data, codec, len(raw), len(data), now, now, json.dumps(meta, sort_keys=True))
+
+        def txn(conn):
+            cur = conn.execute(
+                "INSERT INTO archive (handle, data, codec, size, stored, created, accessed, meta) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET "
+                "accessed = excluded.accessed, data = coalesce(archive.data, excluded.data), "
+                "codec = CASE WHEN archive.data IS NULL THEN excluded.codec ELSE archive.codec END, "
+                "stored = CASE WHEN archive.data IS NULL THEN excluded.stored ELSE archive.stored END, "
+                "gone = NULL", row)
+            return cur.lastrowid
+        rowid = self.db.write(txn)
+        if rowid and rowid % EVICT_EVERY == 0 or len(data) > max_bytes() // 64:
+            try:
+                self.evict()
+            except Exception:  # noqa: BLE001 - retention is housekeeping, never the command's problem
+                pass
+
+    def resolve(self, prefix: str) -> str:
+        """The one handle starting with ``prefix``; :class:`ArchiveError` when none or several."""
+        prefix = _check_handle(prefix)
+        rows = self.db.run(lambda c: c.execute(
+            "SELECT handle FROM archive WHERE handle >= ? AND handle < ? ORDER BY handle LIMIT 6",
+            (prefix, prefix + "g")).fetchall())
+        if not rows:
+            raise ArchiveError(f"unknown or expired handle {prefix!r}: nothing is archived under "
+                               "it (it may come from another machine or THRESHER_HOME, or have "
+                               "expired long ago)")
+        if len(rows) > 1:
+            shown = ", ".join(r[0] for r in rows[:5])
+            raise ArchiveError(f"handle prefix {prefix!r} is ambiguous: {shown}"
+                               f"{', ...' if len(rows) > 5 else ''} (give more digits)")
+        return rows[0][0]
+
+    def get(self, handle: str, *, touch: bool = True) -> bytes:
+        """The original bytes of ``handle`` (or a unique prefix of it); ``ArchiveError`` if gone.
+
+        ``touch`` counts the read as a use (LRU and TTL); reports pass ``False``.
+        """
+        handle = self.resolve(handle)
+        row = self.db.run(lambda c: c.execute(
+            "SELECT data, codec, gone, created, accessed FROM archive WHERE handle = ?",
+            (handle,)).fetchone())
+        if row is None:
+            raise ArchiveError(f"unknown handle {handle!r}")
+        data, codec, gone, created, accessed = row
+        now = time.time()
+        if gone or data is None or now - accessed > ttl_seconds():
+            why = "evicted to keep the archive under its size cap" if gone == "evicted" else (
+                f"expired: archives are kept {_ago(ttl_seconds())} after last use")
+            raise ArchiveError(f"expired handle {handle!r}: no longer available ({why}; archived "
+                               f"{_ago(now - created)} ago). Re-run the command to see its output.")
+        raw = _unpack(data, codec)
+        from thresher.dataflow.api import handle_of
+        if handle_of(raw) != handle:
+            raise ArchiveError(f"archived entry {handle!r} is damaged (content does not match)")
+        if touch:
+            try:
+                self.db.write(lambda c: c.execute(
+                    "UPDATE archive SET accessed = ? WHERE handle = ?", (now, handle)))
+            except Exception:  # noqa: BLE001 - LRU bookkeeping only
+                pass
+        return raw
 
     def meta(self, handle: str) -> dict:
         """The metadata stored with ``handle`` (empty when absent)."""
         try:
-            with open(self._path(handle, "json"), encoding="utf-8") as fh:
-                return json.load(fh)
-        except (FileNotFoundError, ValueError):
+            row = self.db.run(lambda c: c.execute(
+                "SELECT meta FROM archive WHERE handle = ?", (_check_handle(handle),)).fetchone())
+            return json.loads(row[0]) if row else {}
+        except (ArchiveError, ValueError):
             return {}
 
+    def evict(self, now: float | None = None) -> dict:
+        """Apply the TTL and the size cap; return how many entries expired and were evicted."""
+        now = time.time() if now is None else now
+        ttl, cap = ttl_seconds(), max_bytes()
 
-def default_archive() -> FileArchive:
+        def txn(conn):
+            expired = conn.execute(
+                "UPDATE archive SET data = NULL, stored = 0, gone = 'expired' "
+                "WHERE gone IS NULL AND accessed < ?", (now - ttl,)).rowcount
+            total = conn.execute("SELECT coalesce(sum(stored), 0) FROM archive").fetchone()[0]
+            victims = []
+            if total > cap:
+                target = total - int(cap * 0.9)  # evict a little extra: not on every put
+                for handle, stored in conn.execute(
+                        "SELECT handle, stored FROM archive WHERE gone IS NULL ORDER BY accessed"):
+                    if target <= 0:
+                        break
+                    victims.append((handle,))
+                    target -= stored
+                conn.executemany("UPDATE archive SET data = NULL, stored = 0, gone = 'evicted' "
+                                 "WHERE handle = ?", victims)
+            conn.execute("DELETE FROM archive WHERE gone IS NOT NULL AND accessed < ?",
+                         (now - TOMBSTONE_TTLS * ttl,))
+            return {"expired": expired, "evicted": len(victims)}
+        result = self.db.write(txn)
+        _housekeeping(self.db, now - ttl)
+        return result
+
+    def stats(self) -> dict:
+        """Entries, original and stored bytes of what the archive holds now."""
+        row = self.db.run(lambda c: c.execute(
+            "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(stored), 0) FROM archive "
+            "WHERE gone IS NULL").fetchone())
+        return {"entries": row[0], "bytes": row[1], "stored_bytes": row[2]}
+
+
+def _housekeeping(db, cutoff: float) -> None:
+    """Age out session state and the exact-count copies of old events (other stores' tables)."""
+    def txn(conn):
+        conn.execute("DELETE FROM delivered WHERE ts < ?", (cutoff,))
+        conn.execute("DELETE FROM reads WHERE ts < ?", (cutoff,))
+        conn.execute("UPDATE events SET output_z = NULL WHERE output_z IS NOT NULL AND ts < ?",
+                     (cutoff,))
+    db.write(txn)
+
+
+FileArchive = SqliteArchive
+"""The name of the archive before it moved to SQLite (``FileArchive(folder)`` still works)."""
+
+
+def default_archive() -> SqliteArchive:
     """The archive under ``$THRESHER_HOME``."""
-    return FileArchive()
+    return SqliteArchive()

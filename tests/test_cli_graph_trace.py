@@ -84,7 +84,7 @@ BROKEN = {
         edges:
           - read -> collapse
         """, 3, "collapse", ["bad param min_run", "greater than or equal to 2", "bad param min_rn",
-                             "params of 'collapse': exact_only, min_run"]),
+                             "params of 'collapse': exact_only, keep_last, min_run"]),
     "malformed-yaml": ("""\
         nodes:
           read: {stage: read

@@ -75,7 +75,8 @@ def _lossy(raw: bytes, args, mode: str | None) -> bytes:
     from thresher.dataflow.api import compress
     from thresher.dataflow.plan import PASSTHROUGH_CLASSES, load_plans
     plans = load_plans()
-    pclass = plans.classify(f"cat {shlex.quote(args.path)}")
+    # classify by the file name alone: folders in the path must not look like a tool (pytest-of-x)
+    pclass = plans.classify(f"cat {shlex.quote(os.path.basename(args.path))}")
     if pclass in PASSTHROUGH_CLASSES:
         return raw
     words = ["thresher", "read", args.path] + (["--mode", mode] if mode else [])

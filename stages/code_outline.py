@@ -5,7 +5,9 @@ of a token to the parser, so it cannot shift a body's extent. Levels, from most 
 - ``OUTLINE`` (2): imports, every definition's signature rows (decorators and annotations
   included), the first text line of its docstring or doc comment, members of classes, structs and
   interfaces, one-line statements at container level, first/last rows of longer ones;
-- ``SIGNATURES`` (1): only the signature rows of definitions and containers, and their closing rows.
+- ``SIGNATURES`` (1): only the signature rows of definitions and containers, and their closing rows;
+- ``NAMES`` (0): one row per definition, the row holding its name (decorators and continuation
+  rows of long parameter lists elided), for files whose signatures alone exceed the budget.
 A function body is never walked: its rows are elided whole (nested functions go with it).
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-OUTLINE, SIGNATURES = 2, 1
+OUTLINE, SIGNATURES, NAMES = 2, 1, 0
 
 _CLOSING = re.compile(r"^(?:[)\]}][)\]};,]*|\}\s*[\w\s,*]+;|end|fi|done|esac|#\s*endif\b.*)"
                       r"(?:\s*(?://|#|/\*|--).*)?$")
@@ -81,7 +83,10 @@ class Outline:
             self.plain(node, depth, definition=True)
             return
         header = self.header_end(node, body)
-        self.mark(node.start_point[0], header)
+        if self.level > NAMES:
+            self.mark(node.start_point[0], header)
+        else:
+            self.mark(name.start_point[0] if name is not None else core.start_point[0])
         if lang.docstrings and self.level >= OUTLINE:
             self.docstring(body)
         if member:
@@ -99,7 +104,10 @@ class Outline:
         """
         first, last = node.start_point[0], end_row(node)
         top = depth == 0 and node.type not in self.lang.imports  # API-level declarations
-        if self.level >= OUTLINE or definition or top:
+        if self.level == NAMES and definition:
+            name = def_name(self.core(node) or node)
+            self.mark(name.start_point[0] if name is not None else first)
+        elif self.level >= OUTLINE or definition or (top and self.level > NAMES):
             if node.type in self.lang.imports or last - first < (3 if definition else 1):
                 self.mark(first, last)
                 return

@@ -4,7 +4,7 @@ Shown byte-exact: imports, every class/function/method signature row, the first 
 docstring or doc comment, members of classes and structs; every function body becomes one elision
 line with its exact range (format and rationale in ``elision.py``), and a last summary line names
 the command that reads an elided range. If the full outline is over the graph budget, the
-signatures-only view is tried. Declines on: small files (below the size gate they pass whole, unless
+signatures-only view is tried, then one row per definition. Declines on: small files (below the size gate they pass whole, unless
 ``thresher read --mode outline|signatures`` asked), an unknown language, a file that does not
 parse, a failing command (its errors are the answer), an already distilled view, or a view that
 would not save at least ``min_saving`` of the tokens.
@@ -58,7 +58,8 @@ def outline_view(payload, lang, asked: int | None, ctx, params):
     tree = code_outline.parse(lang, "\n".join(body))
     if tree is None:
         return None
-    levels = [asked] if asked else [code_outline.OUTLINE, code_outline.SIGNATURES]
+    levels = [asked] if asked else [code_outline.OUTLINE, code_outline.SIGNATURES,
+                                    code_outline.NAMES]
     view = None
     for level in levels:
         o = code_outline.outline(lang, tree, body, level)

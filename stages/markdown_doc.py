@@ -101,5 +101,5 @@ def find_section(hs: list[Heading], name: str) -> int | None:
 
 
 def _norm(title: str) -> str:
-    """A title compared loosely: lower case, markup and punctuation at the ends dropped."""
-    return re.sub(r"[`*_\[\]]", "", title).strip().strip(":").lower()
+    """A title compared loosely: lower case, markup and quotes dropped, spaces collapsed."""
+    return " ".join(re.sub(r"[`*_\[\]'\"]", "", title).split()).strip(":").lower()

@@ -1,0 +1,209 @@
+"""code-outline: tree-sitter outlines of real source files, exact elisions, declines, properties."""
+
+from __future__ import annotations
+
+import ast
+import glob
+import os
+import re
+import sysconfig
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from thresher.dataflow.api import compress
+from thresher.dataflow.contract import Context
+from thresher.dataflow.executor import initial_payload
+from thresher.dataflow.payload import SYNTHETIC
+from thresher.stages import code_langs, code_outline, distill_code
+from thresher.stages.elision import ELISION_RE
+
+from .conftest import fixture_case
+
+PARAMS = {"min_lines": 200, "min_tokens": 3000, "language": None, "min_saving": 0.2}
+BUDGET = {"max_lines": 500, "max_tokens": 10000}
+SITE = sysconfig.get_paths()["purelib"]
+
+
+def outline(text: str, command: str, exit_code: int = 0, params=None, budget=None):
+    """Run the stage on ``text`` as the output of ``command``."""
+    p = initial_payload(text.encode(), command=command, exit_code=exit_code)
+    ctx = Context(budget or BUDGET, None, "0123456789ab", "code.default")
+    return distill_code.run(p, dict(PARAMS, **(params or {})), ctx)
+
+
+def check_elisions(view) -> None:
+    """Every elision line states an exact range and count, and the view accounts for every line."""
+    covered = set()
+    for line, o in zip(view.lines, view.origin):
+        if o == SYNTHETIC:
+            m = ELISION_RE.match(line)
+            if m:
+                a = int(m.group(2) or m.group(4))
+                b = int(m.group(3) or m.group(4))
+                assert int(m.group(5)) == b - a + 1
+                covered |= set(range(a - 1, b))
+        else:
+            assert line == view.source[o]
+            covered.add(o)
+    assert covered == set(range(len(view.source)))
+
+
+def test_real_python_file_keeps_every_definition_and_elides_exactly():
+    case = fixture_case("code-own-py-pydantic-main")
+    view = outline(case["stdout"], case["command"])
+    assert view is not None
+    text = "\n".join(view.lines)
+    assert all(fact in text for fact in case["must_keep"])
+    check_elisions(view)
+    assert view.lines[-1].startswith("[thresher: python outline of 1947 lines")
+    assert "thresher read pydantic/main.py --lines " in view.lines[-1]
+
+
+@pytest.mark.parametrize("case_id", ["code-own-go-http-server", "code-own-rs-memmem",
+                                     "code-own-rb-optparse", "code-own-java-arraylist",
+                                     "code-own-sh-git-subtree", "code-own-py-numbered"])
+def test_other_languages_keep_their_signatures(case_id):
+    case = fixture_case(case_id)
+    res = compress(case["stdout"], command=case["command"], exit_code=0)
+    assert res.emission.decision == "compressed"
+    assert all(fact in res.text for fact in case["must_keep"])
+    assert res.emission.tokens_out < res.emission.tokens_in * 0.6
+
+
+def test_cat_n_numbers_are_the_elision_numbers():
+    case = fixture_case("code-own-py-numbered")
+    view = outline(case["stdout"], case["command"])
+    check_elisions(view)
+    for line, nxt in zip(view.lines, view.lines[1:]):
+        m = ELISION_RE.match(line)
+        if m and not nxt.startswith("["):  # the line after an elision is numbered b + 1
+            assert int(nxt.split("\t")[0]) == int(m.group(3) or m.group(4)) + 1
+
+
+BRACES = '''package main
+
+import "fmt"
+
+func Tricky() string {
+\ts := "}}}} not the end {{"
+\tr := '}'
+\t// a comment with } and {
+\tt := `raw } string
+{ still raw`
+\treturn s + string(r) + t
+}
+
+func After(x int) int {
+\ty := x + 1
+\tz := y * 2
+\tw := z - 3
+\treturn fmt.Sprint(w) != ""
+}
+''' + "".join(f"\nfunc Filler{i}() int {{\n" + "\tx := \"{{\"\n" * 8 + f"\treturn {i}\n}}\n"
+                  for i in range(40))
+
+
+def test_braces_inside_strings_comments_and_raw_strings_do_not_move_bodies():
+    view = outline(BRACES, "cat tricky.go")
+    assert view is not None
+    text = "\n".join(view.lines)
+    assert "func Tricky() string {" in text and "func After(x int) int {" in text
+    # Tricky's body is lines 6-12 (its closing brace included) plus the blank line 13, whatever the
+    # braces inside strings, runes, comments and raw strings; the next line shown is After's
+    k = view.lines.index("\t[thresher: lines 6-13 elided, 8 lines]")
+    assert view.lines[k + 1] == "func After(x int) int {"
+    assert '\ts := "}}}} not the end {{"' not in view.lines
+    check_elisions(view)
+
+
+def test_small_files_pass_whole_unless_an_outline_is_asked():
+    small = "def f():\n" + "    x = compute(1, 2, 3)\n" * 6 + "    return x\n\n" * 1
+    small *= 10
+    assert outline(small, "cat small.py") is None
+    view = outline(small, "thresher read small.py --mode signatures")
+    assert view is not None and "def f():" in view.lines
+
+
+def test_declines_on_unknown_language_failure_prose_and_distilled_views():
+    case = fixture_case("code-own-go-http-server")
+    assert outline(case["stdout"], "cat server.unknownext") is None
+    assert outline(case["stdout"], "cat src/net/http/server.go", exit_code=1) is None
+    prose = ("This is not code: it is a long paragraph of English, with words {and braces}.\n" * 400)
+    assert outline(prose, "cat notes.py") is None  # does not parse as Python: declined
+    view = outline(case["stdout"], "cat src/net/http/server.go")
+    ctx = Context(BUDGET, None, "0123456789ab", "code.default")
+    assert distill_code.run(view, PARAMS, ctx) is None  # never on an already distilled view
+    assert outline(case["stdout"], "thresher read server.go --mode section:Intro") is None
+
+
+def test_failing_read_passes_through():
+    case = fixture_case("code-own-missing-file")
+    res = compress(case["stderr"], command=case["command"], exit_code=case["exit_code"])
+    assert res.output == case["stderr"].encode()
+
+
+def test_every_configured_node_type_exists_in_its_grammar():
+    for name, (_, _, spec) in code_langs.SPECS.items():
+        lang = code_langs.load(name)
+        assert lang is not None, name
+        for key in ("functions", "containers", "types", "bodies", "transparent", "imports",
+                    "comments"):
+            missing = set(spec.get(key, ())) - getattr(lang, key)
+            # a few names exist only in some grammar versions; most of each set must be known
+            assert len(missing) <= 2, (name, key, missing)
+
+
+def test_languages_by_extension_and_shebang():
+    assert code_langs.detect("a/b.tsx") == "tsx"
+    assert code_langs.detect("x.rb") == "ruby"
+    assert code_langs.detect("script", "#!/usr/bin/env python3") == "python"
+    assert code_langs.detect("notes.txt") is None
+
+
+PY_FILES = sorted(f for f in glob.glob(os.path.join(SITE, "*", "*.py"))
+                  if 200 <= sum(1 for _ in open(f, encoding="utf-8", errors="replace")) <= 4000)
+
+
+@pytest.mark.skipif(not PY_FILES, reason="no site-packages sources")
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from(PY_FILES or ["x"]), level=st.sampled_from([0, 1, 2]))
+def test_property_outline_contains_every_top_level_definition_name(path, level):
+    """The outline of any parseable file names every top-level definition (Python's own ast
+    decides what those are)."""
+    text = open(path, encoding="utf-8").read()
+    try:
+        tree_py = ast.parse(text)
+    except SyntaxError:
+        return
+    names = [n.name for n in tree_py.body
+             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    lang = code_langs.load("python")
+    lines = text.split("\n")
+    tree = code_outline.parse(lang, text)
+    if tree is None:
+        return
+    shown = code_outline.outline(lang, tree, lines, level).shown
+    kept = "\n".join(line for line, s in zip(lines, shown) if s)
+    for name in names:
+        assert re.search(rf"\b(?:def|class) {re.escape(name)}\b", kept), (path, name)
+
+
+GO_FILES = sorted(glob.glob("/usr/lib/go-*/src/net/http/*.go"))[:60]
+
+
+@pytest.mark.skipif(not GO_FILES, reason="no Go sources on this machine")
+@settings(max_examples=20, deadline=None)
+@given(path=st.sampled_from(GO_FILES or ["x"]))
+def test_property_go_outline_names_every_top_level_func(path):
+    text = open(path, encoding="utf-8").read()
+    lang = code_langs.load("go")
+    tree = code_outline.parse(lang, text)
+    if tree is None:
+        return
+    lines = text.split("\n")
+    shown = code_outline.outline(lang, tree, lines, 0).shown
+    kept = "\n".join(line for line, s in zip(lines, shown) if s)
+    for m in re.finditer(r"(?m)^func (?:\([^)]*\) )?(\w+)", text):
+        assert m.group(0) in kept, (path, m.group(1))

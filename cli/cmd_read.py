@@ -47,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive)")
     ap.add_argument("--query", help="what you are looking for (steers which prose lines are kept)")
     ap.add_argument("--role", default=None, help="consumer role (default: $THRESHER_ROLE or default)")
+    ap.add_argument("--fresh", action="store_true",
+                    help="read in full even if this session already has the file (no stub, no diff)")
     ap.add_argument("--verify", action="append", metavar="N:HASH",
                     help="check that line N still has anchor HASH (repeatable); exit 1 on drift")
     return ap
@@ -86,6 +88,36 @@ def _lossy(raw: bytes, args, mode: str | None) -> bytes:
                     plans=plans).output
 
 
+def _write_remembered(args, raw: bytes, shown: bytes) -> None:
+    """Write ``shown``, or a one-line stub / a diff when this reader scope already has the file.
+
+    The read-stub cache (``thresher.stores.reads``) sends a stub only to a scope that was delivered
+    exactly this content, a diff only against the version that scope saw; it learns only from
+    whole deliveries (an outline is partial: the next read is full). Any cache error: ``shown``.
+    """
+    from thresher import switches
+    reply, cache, scope = None, None, ""
+    try:
+        scope = "" if switches.ledger_disabled() else switches.scope()
+        if scope:
+            from thresher.stores.reads import ReadCache
+            cache = ReadCache()
+            reply = cache.check(scope, args.path, raw, fresh=args.fresh, shown_path=args.path)
+    except Exception:  # noqa: BLE001 - a cache problem means a full read, never a failure
+        cache = None
+    if reply is not None and reply.kind == "stub":
+        sys.stdout.buffer.write((reply.text + "\n").encode())
+        return
+    diff = reply is not None and reply.kind == "diff"
+    sys.stdout.buffer.write(reply.text.encode() if diff else shown)
+    sys.stdout.flush()
+    try:
+        if cache is not None:
+            cache.delivered(scope, args.path, raw, complete=diff or shown == raw)
+    except Exception:  # noqa: BLE001
+        pass
+
+
 def _section_missing(raw: bytes, name: str) -> str | None:
     """An error naming the headings when ``name`` is not one of them, else ``None``."""
     from thresher.stages import html_doc, markdown_doc
@@ -120,8 +152,8 @@ def run(args) -> int:
             rows = [f"{a + k}:{anchor(r)}|".encode() + r for k, r in enumerate(rows)]
         out.write(b"".join(rows))
         return 0
-    if mode == "full":
-        out.write(raw)
+    if mode in (None, "full"):
+        _write_remembered(args, raw, raw if mode == "full" else _lossy(raw, args, mode))
     elif mode == "anchored":
         out.write(b"".join(f"{k}:{anchor(r)}|".encode() + r
                            for k, r in enumerate(raw.splitlines(keepends=True), 1)))

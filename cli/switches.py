@@ -31,6 +31,11 @@ def measure_only() -> bool:
     return _on("THRESHER_MEASURE_ONLY")
 
 
+def ledger_disabled() -> bool:
+    """True when ``THRESHER_NO_LEDGER`` turns the session and savings ledgers off."""
+    return _on("THRESHER_NO_LEDGER")
+
+
 def scope() -> str:
     """The current reader scope ("" without a session id)."""
     from thresher.stores.sessions import scope_from_env
@@ -43,7 +48,7 @@ def session_ledger(reader_scope: str):
     None in measure-only mode too: the reader then gets the raw output, not what the ledger
     would have folded, so nothing may be folded against it later either.
     """
-    if not reader_scope or _on("THRESHER_NO_LEDGER") or measure_only():
+    if not reader_scope or ledger_disabled() or measure_only():
         return None
     try:
         from thresher.stores.sessions import SessionLedger

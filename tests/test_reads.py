@@ -90,3 +90,26 @@ def test_a_partial_delivery_is_forgotten(tmp_path):
     cache.read("s1", path, content)
     cache.delivered("s1", path, content, complete=False)  # e.g. the reader got a trimmed view
     assert cache.check("s1", path, content).kind == "full"
+
+
+def _read(path: str, *args: str, env: dict | None = None) -> str:
+    import os
+    import subprocess
+    import sys
+    res = subprocess.run([sys.executable, "-m", "thresher", "read", path, *args], capture_output=True,
+                         env={**os.environ, "THRESHER_SESSION": "s1", **(env or {})})
+    assert res.returncode == 0, res.stderr
+    return res.stdout.decode()
+
+
+def test_thresher_read_sends_stubs_and_diffs_only_to_the_reader_that_has_the_file(tmp_path):
+    path, content = _file(tmp_path, n=40)
+    assert _read(path, "--mode", "full") == content.decode()
+    assert _read(path, "--mode", "full").startswith("[unchanged since you read it: ")
+    assert _read(path, "--mode", "full", env={"THRESHER_AGENT": "sub"}) == content.decode()
+    assert _read(path, "--mode", "full", "--fresh") == content.decode()
+    _, edited = _file(tmp_path, n=40, edit={5: "line 5: EDITED"})
+    diff = _read(path)
+    assert "+line 5: EDITED" in diff and "-line 5: some source text" in diff
+    drop_scope("s1")
+    assert _read(path) == edited.decode()

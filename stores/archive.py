@@ -14,7 +14,6 @@ on the hot path, and tool output shrinks 5-10x).
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -95,7 +94,9 @@ class SqliteArchive:
         if len(data) > max_bytes():
             raise ArchiveError(f"payload of {len(raw)} bytes exceeds the archive cap")
         now = time.time()
-        row = (handle, data, codec, len(raw), len(data), now, now, json.dumps(meta, sort_keys=True))
+        # repr, not json: the metadata is plain str/int/None, and json costs ~1 ms of imports on
+        # the hot path; meta() reads it back with ast.literal_eval (never eval).
+        row = (handle, data, codec, len(raw), len(data), now, now, repr(dict(sorted(meta.items()))))
 
         def txn(conn):
             cur = conn.execute(
@@ -161,11 +162,13 @@ class SqliteArchive:
 
     def meta(self, handle: str) -> dict:
         """The metadata stored with ``handle`` (empty when absent)."""
+        import ast
         try:
             row = self.db.run(lambda c: c.execute(
                 "SELECT meta FROM archive WHERE handle = ?", (_check_handle(handle),)).fetchone())
-            return json.loads(row[0]) if row else {}
-        except (ArchiveError, ValueError):
+            value = ast.literal_eval(row[0]) if row else {}
+            return value if isinstance(value, dict) else {}
+        except (ArchiveError, ValueError, SyntaxError):
             return {}
 
     def evict(self, now: float | None = None) -> dict:

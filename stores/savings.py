@@ -95,8 +95,11 @@ def event_row(res, raw: bytes, *, command: str, stream: str, role: str, exit_cod
 def record_payload(res, raw: bytes, *, command: str = "", stream: str = "stdout",
                    role: str = "default", exit_code=None, scope: str = "",
                    measure_only: bool = False, folder: str | None = None) -> None:
-    """Archive ``raw`` if the engine did not, and append its savings event. Never raises."""
-    if not raw or disabled():
+    """Archive ``raw`` if the engine did not, and append its savings event. Never raises.
+
+    The archive write happens even with ``THRESHER_NO_LEDGER``: every payload stays expandable.
+    """
+    if not raw:
         return
     try:
         from thresher.dataflow.api import handle_of
@@ -105,6 +108,8 @@ def record_payload(res, raw: bytes, *, command: str = "", stream: str = "stdout"
             from .archive import SqliteArchive
             SqliteArchive(folder).put(handle, raw, {"command": command, "exit_code": exit_code,
                                                     "stream": stream})
+        if disabled():
+            return
         row = event_row(res, raw, command=command, stream=stream, role=role, exit_code=exit_code,
                         scope=scope, measure_only=measure_only, handle=handle)
         insert_event(row, folder)

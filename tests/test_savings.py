@@ -82,8 +82,10 @@ def test_no_ledger_kill_switch_records_nothing_but_still_archives():
     out = _cli("pipe", "--cmd", case["command"], "--exit-code", "1", data=case["stdout"].encode(),
                env={"THRESHER_NO_LEDGER": "1"})
     assert b"thresher expand" in out.stdout
+    _cli("pipe", "--cmd", "git status --porcelain", data=b" M a.py\n", env={"THRESHER_NO_LEDGER": "1"})
     assert load_events() == []
     assert default_archive().get(handle_of(case["stdout"].encode())) == case["stdout"].encode()
+    assert default_archive().get(handle_of(b" M a.py\n")) == b" M a.py\n"
 
 
 def test_a_broken_store_never_fails_the_command(tmp_path):

@@ -8,7 +8,9 @@
 - curl/wget talk to a ``python -m http.server`` this script starts on 127.0.0.1 (no other host).
 
 Each case is written to tests/fixtures/<id>.json in the corpus schema.
-Usage: ``python benchmarks/capture_system.py`` (needs util-linux unshare, curl, wget).
+- apt-get installs (and first removes) a few small Debian packages: run it as root.
+
+Usage: ``python benchmarks/capture_system.py`` (needs util-linux unshare, curl, wget, apt-get).
 """
 
 from __future__ import annotations
@@ -151,12 +153,27 @@ def http_cases(tmp: str) -> None:
           _lines(err, r"refused|Failed to connect"), "the same server, stopped")
 
 
+def apt_cases(tmp: str) -> None:
+    """apt-get install of small Debian packages (removed first), a missing package, apt list."""
+    pkgs = ["cowsay", "fortune-mod", "fortunes-min", "figlet", "sl", "toilet", "toilet-fonts"]
+    run(["apt-get", "remove", "-y", "-q", *pkgs], tmp)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    code, out, err = run(["apt-get", "install", "-y", *pkgs], tmp, env)
+    _case("apt-get-install", "apt", "apt-get install -y " + " ".join(pkgs), code, out, err,
+          _lines(out, r"^Setting up |^\d+ upgraded, \d+ newly installed|^The following NEW packages"),
+          "apt-get install of seven small packages")
+    code, out, err = run(["apt-get", "install", "-y", "thresher-no-such-package"], tmp, env)
+    _case("apt-get-install-missing", "apt", "apt-get install -y thresher-no-such-package", code, out, err,
+          _lines(err, r"^E: "), "apt-get install of a package that does not exist")
+
+
 def main() -> None:
-    """Capture every ps, env and http fixture."""
+    """Capture every ps, env, http and apt fixture."""
     with tempfile.TemporaryDirectory() as tmp:
         ps_cases(tmp)
         env_cases(tmp)
         http_cases(tmp)
+        apt_cases(tmp)
     print("system fixtures written")
 
 

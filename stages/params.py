@@ -95,6 +95,24 @@ class ProseParams(_Params):
     min_saving: float = Field(0.2, ge=0, lt=1, description="decline unless the view saves this share of tokens")
 
 
+class DistillCargoParams(_Params):
+    """distill-cargo: cargo builds and tests."""
+    snippets_over_budget: bool = Field(True, description="over budget, drop diagnostics' code snippets")
+
+
+class DistillGoParams(_Params):
+    """distill-go: go test/build/vet (no settings)."""
+
+
+class DistillBuildParams(_Params):
+    """distill-build: make/gcc/clang/cmake builds."""
+    snippets_over_budget: bool = Field(True, description="over budget, drop diagnostics' code snippets")
+
+
+class DistillLintParams(_Params):
+    """distill-lint: linters and type checkers (no settings: acts only over budget)."""
+
+
 class CollapseParams(_Params):
     """collapse: fold runs of near-identical lines."""
     min_run: int = Field(3, ge=2, description="fold runs of at least this many similar lines")

@@ -68,6 +68,20 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "kubectl get over budget: keep the header and every unhealthy row (status, not ready, "
            "restarts), drop healthy rows with their exact count", accepts=("kubectl",),
            emits_summaries=True),
+    _entry("distill-cargo", "distill", "distill_cargo", "DistillCargoParams",
+           "cargo: drop Compiling/Downloaded progress and passing test rows (counted); keep every "
+           "diagnostic, failure and test result line; over budget drop code snippets",
+           emits_summaries=True),
+    _entry("distill-go", "distill", "distill_go", "DistillGoParams",
+           "go test/build/vet: drop === RUN banners, [no test files] rows and module downloads "
+           "(counted); keep failures, panics, ok/FAIL lines and diagnostics", emits_summaries=True),
+    _entry("distill-build", "distill", "distill_build", "DistillBuildParams",
+           "make/gcc/clang/cmake: drop directory changes and build progress (counted); keep "
+           "commands and diagnostics; over budget drop code snippets",
+           emits_summaries=True),
+    _entry("distill-lint", "distill", "distill_lint", "DistillLintParams",
+           "ruff/mypy/tsc/eslint: over budget drop the code snippets under each diagnostic "
+           "(counted); every finding's header, location and notes kept", emits_summaries=True),
     _entry("collapse", "collapse", "collapse", "CollapseParams",
            "fold runs of near-identical lines into the first one and a line with the exact count",
            emits_summaries=True),

@@ -1,0 +1,88 @@
+"""Compiler and linter diagnostics: recognise headers, locations and code-snippet lines.
+
+Shared by the cargo, build and lint distillers. A *diagnostic* is a header line (``error[E0308]:
+…``, ``file.c:3:5: warning: …``, ``F401 …``, ``file.py:3: error: …``, ``file.ts:3:5 - error TS…``)
+followed by its location arrows, notes and a code *snippet* (gutter lines ``  12 |  code``, caret
+lines, fix-it diffs). Over budget the snippet lines can go while the header, every location and
+every note stay: the answer (what, where, why) survives and the code is one ``expand`` away.
+"""
+
+from __future__ import annotations
+
+import re
+
+RUST_HEAD_RE = re.compile(r"^(?:error|warning)(?:\[\w+\])?: \S|^[A-Z]{1,5}\d{2,4}(?: \[\*\])? \S"
+                          r"|^unformatted: File would be reformatted$")
+GCC_HEAD_RE = re.compile(r"^[^\s:][^:]*:\d+(?::\d+)?: (?:fatal error|error|warning|note|remark): ")
+MYPY_HEAD_RE = re.compile(r"^[^\s:][^:]*\.pyi?:\d+(?::\d+)?: (?:error|note|warning): ")
+TSC_PRETTY_HEAD_RE = re.compile(r"^\S+:\d+:\d+ - (?:error|warning) TS\d+: ")
+HEAD_RE = re.compile("|".join(r.pattern for r in (RUST_HEAD_RE, GCC_HEAD_RE, MYPY_HEAD_RE,
+                                                   TSC_PRETTY_HEAD_RE)))
+"""Any diagnostic header line."""
+
+GUTTER_RE = re.compile(r"^\s*\d*\s*\|(?:\s|$)|^\s*\d*\s*\|[-_/\\^ ]")
+RUST_SNIPPET_RE = re.compile(r"^\s*\d*\s*\|.*$|^\s*\d*\s+[-+](?:\s|$)|^\s*\.\.\.\s*$|^-{20,}$")
+TSC_SNIPPET_RE = re.compile(r"^\d+ {1,}\S.*$|^\d+\s*$|^\s+~+\s*$")
+CARET_RE = re.compile(r"^\s+\^~*\s*$")
+CLANG_END_RE = re.compile(r"^In file included from |^\d+ (?:warnings?|errors?)(?: and \d+ \w+)? generated\.$"
+                          r"|^[^\s:][^:]*: In |^(?:clang|gcc|cc|ld|collect2)(?:-\d+)?: ")
+
+
+def _kind(line: str) -> str | None:
+    """Which diagnostic format a header line belongs to (decides what its snippet looks like)."""
+    if MYPY_HEAD_RE.match(line):
+        return "mypy"
+    if GCC_HEAD_RE.match(line):
+        return "gcc"
+    if TSC_PRETTY_HEAD_RE.match(line):
+        return "tsc"
+    if RUST_HEAD_RE.match(line):
+        return "rust"
+    return None
+
+
+def _is_snippet(kind: str, line: str) -> bool:
+    """True when ``line`` inside a diagnostic of ``kind`` is code shown for context."""
+    if kind == "rust":
+        return RUST_SNIPPET_RE.match(line) is not None
+    if kind == "gcc":
+        return GUTTER_RE.match(line) is not None
+    if kind == "clang":   # clang prints code, caret and fix-it lines without a gutter
+        return CLANG_END_RE.match(line) is None
+    if kind == "mypy":
+        return line.startswith("    ") or CARET_RE.match(line) is not None
+    return TSC_SNIPPET_RE.match(line) is not None
+
+
+def drop_snippets(lines, keep: list[bool], crit: list[bool]) -> tuple[int, int]:
+    """Unset ``keep`` for snippet lines of every diagnostic; return (diagnostics, lines dropped).
+
+    A rust-style block (rustc, ruff) ends at a blank line; gcc/clang/mypy/tsc blocks end at the
+    next header or at a line that is not snippet. Critical lines are never dropped.
+    """
+    kind, diags, dropped = None, 0, 0
+    for i, line in enumerate(lines):
+        k = _kind(line)
+        if k is not None:
+            kind, diags = k, diags + 1
+            continue
+        if kind is None:
+            continue
+        if not line.strip():
+            kind = None if kind in ("rust", "gcc", "mypy") else kind
+            continue
+        if kind == "gcc" and not GUTTER_RE.match(line) and i > 0 and GCC_HEAD_RE.match(lines[i - 1]):
+            kind = "clang"   # the first line under the header has no gutter: clang's format
+        if _is_snippet(kind, line):
+            if keep[i] and not crit[i]:
+                keep[i] = False
+                dropped += 1
+        elif kind in ("gcc", "tsc", "clang") and not line.startswith((" ", "\t")):
+            kind = None
+    return diags, dropped
+
+
+def snippet_summary(diags: int, dropped: int) -> str:
+    """The declared line standing for the dropped snippets."""
+    return (f"[thresher: code snippets of {diags} diagnostic{'s' if diags != 1 else ''} not shown "
+            f"({dropped} line{'s' if dropped != 1 else ''})]")

@@ -1,0 +1,56 @@
+"""distill-build: make / gcc / clang / cmake / ninja builds without the lines that only say "working".
+
+Dropped (one counted summary line): ``make: Entering/Leaving directory`` lines, cmake/ninja progress
+(``[ 42%] Building C object …``, ``[3/9] Building …``) and kbuild-style ``  CC  foo.o`` lines.
+Commands make echoes (``gcc … -c x.c``) stay: they are what ran, with the flags an agent needs to
+reproduce one compile (the graph lets trim cut them, counted, only when over budget). Every diagnostic (``file:line:col: error|warning|note:``),
+``In function`` context, include chains, linker errors and make's ``***`` error lines stay
+byte-exact. Over the budget, diagnostics lose their code snippets (counted).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .diagnostics import drop_snippets, snippet_summary
+from .distill_common import build, critical_flags, over_budget
+
+DIR_RE = re.compile(r"^g?make(?:\[\d+\])?: (?:Entering|Leaving) directory ")
+CMAKE_RE = re.compile(r"^\[\s*\d+%\] (?:Building|Linking|Built target|Scanning|Generating)\b"
+                      r"|^\[\d+/\d+\] (?:Building|Linking|Generating|Compiling)\b")
+KBUILD_RE = re.compile(r"^\s+(?:CC|CXX|LD|AR|AS|CCLD|CXXLD|GEN|HOSTCC|HOSTLD|INSTALL|OBJCOPY)\s+\S+$")
+_KINDS = ((DIR_RE, "directory changes"), (CMAKE_RE, "build progress"),
+          (KBUILD_RE, "build progress"))
+
+
+def _mark(lines, crit: list[bool], keep: list[bool]) -> dict[str, int]:
+    """Unset ``keep`` for progress lines; return the counts per kind."""
+    totals: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        if crit[i]:
+            continue
+        for regex, name in _KINDS:
+            if regex.match(line):
+                keep[i] = False
+                totals[name] = totals.get(name, 0) + 1
+                break
+    return totals
+
+
+def run(payload, params, ctx):
+    """The distilled build view, or ``None`` when there is nothing to drop."""
+    lines = payload.lines
+    crit = critical_flags(payload)
+    keep = [True] * len(lines)
+    totals = _mark(lines, crit, keep)
+    summaries = {}
+    dropped = keep.count(False)
+    if dropped:
+        parts = ", ".join(f"{v} {k}" for k, v in totals.items())
+        noun = "line" if dropped == 1 else "lines"
+        summaries[keep.index(False)] = f"[thresher: {dropped} {noun} of build progress not shown ({parts})]"
+    if params["snippets_over_budget"] and over_budget([ln for ln, k in zip(lines, keep) if k], ctx.budget):
+        diags, cut = drop_snippets(lines, keep, crit)
+        if cut:
+            summaries[len(lines)] = snippet_summary(diags, cut)
+    return build(payload, keep, summaries)

@@ -1,0 +1,46 @@
+"""distill-go: go test/build/vet without the lines that only say a test started or had no files.
+
+Dropped (one counted summary line): ``=== RUN``/``=== PAUSE``/``=== CONT``/``=== NAME`` banners
+(the ``--- PASS``/``--- FAIL`` row of the same test says how it ended), ``?  pkg [no test files]``
+rows and ``go: downloading``/``go: finding`` module progress. Kept byte-exact: every ``--- FAIL``
+row and the test's output under it, ``--- PASS``/``--- SKIP`` rows (``-v`` asked for them), panics
+and goroutine traces, ``FAIL``/``ok`` package lines, and every compiler or vet diagnostic
+(``./x.go:3:2: …``). ``go test -json`` output (one JSON object a line) is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .distill_common import build, critical_flags
+
+BANNER_RE = re.compile(r"^\s*=== (?:RUN|PAUSE|CONT|NAME)\s+\S")
+NO_FILES_RE = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
+MODULE_RE = re.compile(r"^go: (?:downloading|finding|extracting) \S")
+
+_KINDS = ((BANNER_RE, "RUN/PAUSE/CONT banners"), (NO_FILES_RE, "packages without test files"),
+          (MODULE_RE, "module downloads"))
+
+
+def run(payload, params, ctx):
+    """The distilled go view, or ``None`` (JSON events, or nothing to drop)."""
+    lines = payload.lines
+    if sum(1 for line in lines[:20] if line.startswith("{")) > 2:
+        return None   # go test -json: a program's input, not ours to cut
+    crit = critical_flags(payload)
+    keep = [True] * len(lines)
+    totals: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        if crit[i]:
+            continue
+        for regex, name in _KINDS:
+            if regex.match(line):
+                keep[i] = False
+                totals[name] = totals.get(name, 0) + 1
+                break
+    dropped = keep.count(False)
+    if not dropped:
+        return None
+    parts = ", ".join(f"{totals[name]} {name}" for _, name in _KINDS if totals.get(name))
+    noun = "line" if dropped == 1 else "lines"
+    return build(payload, keep, {keep.index(False): f"[thresher: {dropped} {noun} not shown ({parts})]"})

@@ -1,0 +1,85 @@
+"""distill-cargo on real cargo runs: rows and progress counted, diagnostics and failures kept."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from thresher.dataflow.api import compress
+from thresher.dataflow.contract import Context
+from thresher.dataflow.executor import initial_payload
+from thresher.dataflow.payload import SYNTHETIC
+from thresher.stages import distill_cargo
+
+from .conftest import fixture_case
+
+BIG = {"max_lines": 100_000, "max_tokens": 10_000_000}
+SMALL = {"max_lines": 200, "max_tokens": 5000}
+
+
+def _distill(text: str, budget=BIG, exit_code: int = 0):
+    payload = initial_payload(text.encode(), command="cargo test", exit_code=exit_code)
+    return distill_cargo.run(payload, {"snippets_over_budget": True}, Context(budget, None, "0" * 12, "t"))
+
+
+def _summaries(p) -> list[str]:
+    return [line for line, o in zip(p.lines, p.origin) if o == SYNTHETIC]
+
+
+@pytest.mark.parametrize("cid", ["cargo-own-test-fail", "cargo-own-test-nocapture",
+                                 "cargo-own-check-warnings-huge", "cargo-own-build-error",
+                                 "cargo-own-clippy"])
+def test_every_fact_survives(cid):
+    case = fixture_case(cid)
+    for stream in ("stdout", "stderr"):
+        if not case[stream]:
+            continue
+        out = compress(case[stream], command=case["command"], exit_code=case["exit_code"],
+                       stream=stream).text
+        for fact in case["must_keep"]:
+            if fact in case[stream]:
+                assert fact in out, fact
+
+
+def test_passing_rows_are_counted_exactly_and_failures_stay():
+    case = fixture_case("cargo-own-test-fail")
+    p = _distill(case["stdout"], exit_code=101)
+    src = case["stdout"].splitlines()
+    ok = sum(1 for line in src if re.match(r"^test .+ \.\.\. ok$", line))
+    dropped = [s for s in src if distill_cargo._classify(s) is not None]
+    assert _summaries(p) == [f"[thresher: {len(dropped)} lines of progress and passing tests not "
+                             f"shown ({ok} passed)]"]
+    for line in src:
+        if line.endswith("FAILED") or line.startswith(("test result:", "thread '", "failures:")):
+            assert line in p.lines, line
+
+
+def test_progress_is_counted_by_verb():
+    case = fixture_case("cargo-own-check-warnings-huge")
+    p = _distill(case["stderr"])
+    compiling = sum(1 for line in case["stderr"].splitlines() if line.lstrip().startswith(("Compiling", "Checking")))
+    assert compiling and any(f"{compiling} checked" in s or f"{compiling} compiled" in s for s in _summaries(p))
+
+
+def test_over_budget_snippets_go_and_every_warning_header_and_location_stays():
+    case = fixture_case("cargo-own-check-warnings-huge")
+    p = _distill(case["stderr"], budget=SMALL)
+    note = [s for s in _summaries(p) if "code snippets" in s]
+    assert len(note) == 1
+    heads = [line for line in case["stderr"].splitlines() if line.startswith("warning")]
+    arrows = [line for line in case["stderr"].splitlines() if line.lstrip().startswith("-->")]
+    assert heads and all(line in p.lines for line in heads + arrows)
+    assert f"code snippets of {len(heads)} diagnostics" in note[0]
+    assert not any(re.match(r"^\s*\d+ \|", line) for line in p.lines)
+
+
+def test_under_budget_diagnostics_pass_whole():
+    case = fixture_case("cargo-own-build-error")
+    p = _distill(case["stderr"], exit_code=101)
+    kept = set(p.lines) if p is not None else set(case["stderr"].splitlines())
+    assert all(line in kept for line in case["stderr"].splitlines() if "|" in line)
+
+
+@pytest.mark.parametrize("text", ["", "hello\n" * 30, "ok  \texample.com/x\t0.1s\n" * 10])
+def test_declines_when_nothing_is_cargo_progress(text):
+    assert _distill(text) is None

@@ -21,9 +21,20 @@ _SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large
 
 PROFILES: dict[str, dict] = {
     "dev": dict(max_examples=20, deadline=5000, suppress_health_check=_SUPPRESS),
-    "ci": dict(max_examples=60, deadline=None, derandomize=True, database=None,
+    "ci": dict(max_examples=100, deadline=None, derandomize=True, database=None,
                suppress_health_check=_SUPPRESS, print_blob=True),
 }
+
+
+SUITE_EXAMPLES = {"dev": 300, "ci": 1200}
+"""Examples per invariant over *all* shipped graphs: the test suite divides them among the graphs
+(at least ``MIN_EXAMPLES`` each), so adding graphs does not make CI slower (ci: ~3 min on 2 cores)."""
+MIN_EXAMPLES = 5
+
+
+def suite_examples(n_graphs: int, name: str | None = None) -> int:
+    """Examples per graph and invariant for a suite of ``n_graphs`` graphs under profile ``name``."""
+    return max(MIN_EXAMPLES, SUITE_EXAMPLES[profile_name(name)] // max(n_graphs, 1))
 
 
 def register() -> None:

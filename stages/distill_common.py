@@ -12,6 +12,8 @@ import re
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC
 from thresher.dataflow.tokens import estimate
 
+from .text import ERROR_RE
+
 
 def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
     """The view of ``payload`` keeping view lines where ``keep`` is true.
@@ -37,19 +39,25 @@ def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
 
 
 def critical_flags(payload) -> list[bool]:
-    """Per view line: did Score tier it critical? Distillers never drop those (INV-6 by design)."""
-    tiers = payload.tiers
-    return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
+    """Per view line: never to be dropped by a distiller (INV-6 by construction).
+
+    A line Score tiered critical, and on a failing command also any line that mentions an error
+    word, even where the graph's ``not_critical`` shapes exempt it: those shapes are for what
+    later budget stages may cut, a distiller's own rules never need them.
+    """
+    tiers, failed = payload.tiers, payload.failed
+    return [o >= 0 and (tiers[o] == CRITICAL or (failed and ERROR_RE.search(line) is not None))
+            for line, o in zip(payload.lines, payload.origin)]
 
 
-def over_budget(lines: "list[str] | tuple[str, ...]", budget: dict) -> bool:
+def over_budget(lines: list[str] | tuple[str, ...], budget: dict) -> bool:
     """True when ``lines`` exceed the graph's line or token budget."""
     if len(lines) > budget.get("max_lines", 1 << 30):
         return True
     return estimate("\n".join(lines)) > budget.get("max_tokens", 1 << 30)
 
 
-def has_flag(argv: "tuple[str, ...] | list[str]", pattern: "re.Pattern[str]") -> bool:
+def has_flag(argv: tuple[str, ...] | list[str], pattern: re.Pattern[str]) -> bool:
     """True when any argument of the command line matches ``pattern`` (fully)."""
     return any(pattern.fullmatch(a) for a in argv)
 

@@ -41,8 +41,8 @@ def test_resolution_falls_back_from_role_to_default_to_generic():
     plans = load_plans(use_cache=False)
     assert plans.resolve("pytest", "ci")["id"] == "pytest.ci"
     assert plans.resolve("pytest", "reviewer")["id"] == "pytest.default"
-    assert plans.resolve("cargo", "reviewer")["id"] == "generic.reviewer"
-    assert plans.resolve("cargo", "nope")["id"] == "generic.default"
+    assert plans.resolve("no-such-class", "reviewer")["id"] == "generic.reviewer"
+    assert plans.resolve("no-such-class", "nope")["id"] == "generic.default"
     assert plans.classify("python -m pytest -x tests") == "pytest"
     assert plans.classify("git -C repo status") == "git-status"
 

@@ -61,6 +61,34 @@ class DistillUnittestParams(_Params):
     """distill-unittest: unittest runs (no settings: -v rows always stay)."""
 
 
+class DistillGitStatusParams(_Params):
+    """distill-git-status: git status, long and short forms."""
+    drop_hints: bool = Field(True, description='drop the (use "git ...") hint lines')
+
+
+class DistillGitPatchParams(_Params):
+    """distill-git-patch: unified diffs, git show and git log."""
+    index_share: float = Field(0.5, gt=0, le=1, description="keep every hunk header (bodies dropped "
+                               "and counted) while the headers take at most this share of the budget")
+
+
+class DistillGitBlameParams(_Params):
+    """distill-git-blame: git blame."""
+    definitions: bool = Field(True, description="rank lines that define something (def, class, fn...) first")
+
+
+class DistillSearchParams(_Params):
+    """distill-search: grep / rg / git grep results."""
+    clip_chars: int = Field(600, ge=0, description="over budget, clip match lines longer than this "
+                            "(counted in the footer; 0 = never)")
+    path_lists: bool = Field(True, description="treat a list of paths (rg --files, grep -l) as a listing")
+
+
+class DistillListingParams(_Params):
+    """distill-listing: ls, find, fd, tree, du."""
+    dirs_first: bool = Field(True, description="ls -l: directory rows rank before file rows")
+
+
 class CodeOutlineParams(_Params):
     """code-outline: outline a large source file with tree-sitter."""
     min_lines: int = Field(200, ge=0, description="files with fewer lines (and under min_tokens) pass whole")

@@ -33,6 +33,22 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
     _entry("distill-unittest", "distill", "distill_unittest", "DistillUnittestParams",
            "unittest: drop passing progress dots (counted); keep failures and the Ran/OK lines",
            emits_summaries=True),
+    _entry("distill-git-status", "distill", "distill_git_status", "DistillGitStatusParams",
+           "git status: drop the (use \"git ...\") hints; over budget, water-fill the file rows of "
+           "every section (counted per section)", ports=("out", "done"), emits_summaries=True),
+    _entry("distill-git-patch", "distill", "distill_git_patch", "DistillGitPatchParams",
+           "git diff/show/log, diff -u: over budget keep commit headers, subjects, file and hunk "
+           "headers; drop whole hunk bodies, message bodies and stat rows (counted)",
+           ports=("out", "done"), emits_summaries=True),
+    _entry("distill-git-blame", "distill", "distill_git_blame", "DistillGitBlameParams",
+           "git blame: over budget keep definition lines and the most recent changes (counted)",
+           ports=("out", "done"), emits_summaries=True),
+    _entry("distill-search", "distill", "distill_search", "DistillSearchParams",
+           "grep/rg/git grep: over budget drop context, then water-fill matches across files "
+           "(definitions first, counted per file); lines byte-exact", ports=("out", "done"), emits_summaries=True),
+    _entry("distill-listing", "distill", "distill_listing", "DistillListingParams",
+           "ls/find/fd/tree/du: over budget keep the shallowest entries of every directory first "
+           "(counted); rows byte-exact", ports=("out", "done"), emits_summaries=True),
     _entry("code-outline", "distill", "distill_code", "CodeOutlineParams",
            "large source file: imports, signatures, first docstring lines; bodies elided with "
            "exact line ranges (tree-sitter)", emits_summaries=True),

@@ -1,0 +1,227 @@
+"""Budgeted selection shared by the structural distillers (git, search, listings).
+
+A distiller describes its input as *mandatory* view lines (always kept), *units* (groups of view
+lines kept or dropped together) listed in priority order, and *groups* of units whose dropped
+members are counted by one summary line. :func:`select` then keeps the mandatory lines and adds
+units, best first, while the view still fits the graph's budget; :func:`render` builds the view,
+each group's summary (exact counts of what it dropped) placed after the group's anchor line.
+
+Priority order is where the fairness lives: listing units round-robin across files or directories
+gives a water-fill (every file keeps its first matches before any file keeps many).
+"""
+
+from __future__ import annotations
+
+from itertools import zip_longest
+
+from thresher.dataflow.payload import CRITICAL, SYNTHETIC, Out
+from thresher.dataflow.tokens import estimate
+
+FOOTER_ROOM = 40
+"""Tokens left free for the footer line Route appends."""
+
+GIVE_UP = 400
+"""Consecutive units that did not fit after which the budget counts as full (bounds the time on
+outputs of 100k lines; the units left are dropped and counted like any other)."""
+
+
+class Group:
+    """Units whose dropped members one summary line counts; the line goes after view line ``anchor``.
+
+    ``render(dropped_units)`` returns the summary text (``None`` for no line). ``anchor`` is a view
+    index (-1 puts the summary first).
+    """
+
+    __slots__ = ("anchor", "render", "size", "cost")
+
+    def __init__(self, anchor: int, render) -> None:
+        self.anchor = anchor
+        self.render = render
+        self.size = 0        # units in the group
+        self.cost = 0        # estimated tokens of its summary line (upper bound, all units dropped)
+
+
+class Unit:
+    """View lines kept or dropped together, counted in ``group`` when dropped."""
+
+    __slots__ = ("lines", "group", "info")
+
+    def __init__(self, lines: "list[int] | range", group: "Group | None", info: object = None) -> None:
+        self.lines = list(lines)
+        self.group = group
+        self.info = info     # whatever the group's summary needs (e.g. +/- line counts)
+
+
+def room(ctx) -> tuple[int, int]:
+    """``(max_lines, max_tokens)`` a distilled view should meet, leaving room for the footer."""
+    return ctx.budget["max_lines"] - 1, ctx.budget["max_tokens"] - FOOTER_ROOM
+
+
+class LineCosts:
+    """Estimated tokens of each line, newline included, computed when first asked for.
+
+    Huge outputs (100k lines) need only the costs of the lines the selection looks at.
+    """
+
+    __slots__ = ("lines", "cache")
+
+    def __init__(self, lines) -> None:
+        self.lines = lines
+        self.cache: dict[int, int] = {}
+
+    def __getitem__(self, i: int) -> int:
+        c = self.cache.get(i)
+        if c is None:
+            c = self.cache[i] = estimate(self.lines[i]) + 1
+        return c
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+
+def line_costs(lines) -> LineCosts:
+    """Per-line token costs of ``lines`` (lazy; their sum bounds the joined estimate)."""
+    return LineCosts(lines)
+
+
+def fits(payload, ctx) -> bool:
+    """True when the whole view already meets the budget: nothing needs to go."""
+    max_lines, max_tokens = room(ctx)
+    return len(payload.lines) <= max_lines and estimate(payload.text()) <= max_tokens
+
+
+def critical_lines(payload) -> set[int]:
+    """View indices that must survive: error lines of a failing command (INV-6)."""
+    if not payload.failed:
+        return set()
+    tiers = payload.tiers
+    return {i for i, o in enumerate(payload.origin) if o >= 0 and tiers[o] == CRITICAL}
+
+
+def _price_groups(units: list[Unit]) -> dict[int, Group]:
+    """Every group of ``units`` with its size and the cost of its summary (all members dropped)."""
+    groups: dict[int, Group] = {}
+    members: dict[int, list[Unit]] = {}
+    for u in units:
+        if u.group is not None:
+            groups[id(u.group)] = u.group
+            members.setdefault(id(u.group), []).append(u)
+    for gid, g in groups.items():
+        g.size = len(members[gid])
+        text = g.render(members[gid])
+        g.cost = estimate(text) + 1 if text else 0
+    return groups
+
+
+def floor(costs: list[int], mandatory: set[int], units: list[Unit],
+          groups: dict[int, Group] | None = None) -> tuple[int, int]:
+    """``(tokens, lines)`` of the smallest view: mandatory lines and every group's summary."""
+    groups = _price_groups(units) if groups is None else groups
+    return (sum(costs[i] for i in mandatory) + sum(g.cost for g in groups.values()),
+            len(mandatory) + sum(1 for g in groups.values() if g.cost))
+
+
+def select(costs: list[int], mandatory: set[int], units: list[Unit], ctx,
+           prefix: bool = False) -> list[bool]:
+    """Per unit: kept? Greedy in the given priority order, within the budget of ``ctx``.
+
+    With ``prefix`` the first unit that does not fit ends the selection (for ordered histories,
+    where a gap would mislead); otherwise smaller units further down may still be taken.
+    """
+    max_lines, max_tokens = room(ctx)
+    forced = [all(i in mandatory for i in u.lines) for u in units]  # kept whatever the budget
+    free = [u for u, f in zip(units, forced) if not f]
+    groups = _price_groups(free)
+    dropped = {gid: g.size for gid, g in groups.items()}
+    tokens, lines = floor(costs, mandatory, free, groups)
+    keep = []
+    missed, misses = False, 0
+    for u, f in zip(units, forced):
+        if f:
+            keep.append(True)
+            continue
+        if missed or lines >= max_lines or misses > GIVE_UP:  # full: the rest cannot fit
+            keep.append(False)
+            continue
+        extra = [i for i in u.lines if i not in mandatory]
+        dt, dl = sum(costs[i] for i in extra), len(extra)
+        g = u.group
+        if g is not None and dropped[id(g)] == 1 and g.cost:
+            dt, dl = dt - g.cost, dl - 1
+        ok = tokens + dt <= max_tokens and lines + dl <= max_lines
+        missed = prefix and not ok
+        misses = 0 if ok else misses + 1
+        keep.append(ok)
+        if ok:
+            tokens, lines = tokens + dt, lines + dl
+            if g is not None:
+                dropped[id(g)] -= 1
+    return keep
+
+
+def render(payload, mandatory: set[int], units: list[Unit], keep: list[bool]):
+    """The view of the kept lines in input order, each group's summary after its anchor."""
+    kept = set(mandatory)
+    lost: dict[int, list[Unit]] = {}
+    groups: dict[int, Group] = {}
+    for u, k in zip(units, keep):
+        if k:
+            kept.update(u.lines)
+        elif u.group is not None:
+            lost.setdefault(id(u.group), []).append(u)
+            groups[id(u.group)] = u.group
+    after: dict[int, list[str]] = {}
+    for gid, members in lost.items():
+        text = groups[gid].render(members)
+        if text:
+            after.setdefault(groups[gid].anchor, []).append(text)
+    lines, origin = [], []
+    for text in after.get(-1, []):
+        lines.append(text)
+        origin.append(SYNTHETIC)
+    for i in range(len(payload.lines)):
+        if i in kept:
+            lines.append(payload.lines[i])
+            origin.append(payload.origin[i])
+        for text in after.get(i, []):
+            lines.append(text)
+            origin.append(SYNTHETIC)
+    return payload.with_view(lines, origin)
+
+
+def distill(payload, ctx, mandatory: set[int], units: list[Unit], costs: list[int] | None = None,
+            prefix: bool = False):
+    """Select and render in one step; ``None`` when every unit fits (nothing would be dropped)."""
+    costs = costs if costs is not None else line_costs(payload.lines)
+    crit = critical_lines(payload)
+    if crit:  # a unit holding an error line of a failing command stays whole
+        mandatory = mandatory | crit
+        for u in units:
+            if not crit.isdisjoint(u.lines):
+                mandatory.update(u.lines)
+    keep = select(costs, mandatory, units, ctx, prefix)
+    if all(keep):
+        return None
+    return render(payload, mandatory, units, keep)
+
+
+_GAP = object()
+
+
+def round_robin(sequences: list[list]) -> list:
+    """Items of ``sequences`` interleaved: every first item, then every second item, and so on."""
+    if len(sequences) == 1:
+        return list(sequences[0])
+    return [x for row in zip_longest(*sequences, fillvalue=_GAP) for x in row if x is not _GAP]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 match"`` / ``"3 matches"``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def done(view):
+    """A structural distiller's result leaves through ``done`` (straight to Route: its view keeps
+    whole hunks/rows, which a generic head-and-tail trim would break); ``None`` stays ``None`` so
+    the graph's fallback (trim) handles shapes the distiller does not know."""
+    return None if view is None else Out("done", view)

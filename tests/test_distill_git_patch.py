@@ -1,0 +1,151 @@
+"""distill-git-patch on real git diff / show / log and diff -u outputs captured by capture_git.py."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from thresher.stages import distill_git_patch
+from thresher.stages.gitpatch import parse
+from thresher.stages.text import ERROR_RE
+
+from .conftest import fixture_case
+from .distill_util import graph, output_lines, stage
+
+BODY_RE = re.compile(r"^\[thresher: hunk body not shown: (\d+) lines?, \+(\d+) -(\d+)\]$")
+FILE_RE = re.compile(r"^\[thresher: (\d+) hunks? of this file not shown \((\d+) lines?, \+(\d+) -(\d+)\)\]$")
+
+
+def check_hunks(source: list[str], out: list[str]) -> tuple[int, int]:
+    """Walk the source's files and hunks along the output: every hunk is whole, or its body (or the
+    whole hunk) is dropped and counted exactly. Returns (hunks kept whole, hunks dropped)."""
+    p = parse(source)
+    pos, whole, dropped = 0, 0, 0
+    for f in p.all_files():
+        for i in f.header:
+            pos = out.index(source[i], pos) + 1
+        missing = []
+        for h in f.hunks:
+            body = [source[i] for i in h.body]
+            if pos < len(out) and out[pos] == source[h.header]:
+                if pos + 1 < len(out) and BODY_RE.match(out[pos + 1]):
+                    n, a, d = map(int, BODY_RE.match(out[pos + 1]).groups())
+                    assert (n, a, d) == (len(body), h.adds, h.dels)
+                    pos, dropped = pos + 2, dropped + 1
+                else:
+                    assert out[pos + 1:pos + 1 + len(body)] == body, source[h.header]
+                    pos, whole = pos + 1 + len(body), whole + 1
+            else:
+                missing.append(h)
+        if missing:
+            m = FILE_RE.match(out[pos])
+            assert m, out[pos]
+            assert int(m[1]) == len(missing)
+            assert int(m[2]) == sum(len(h.body) + 1 for h in missing)
+            assert (int(m[3]), int(m[4])) == (sum(h.adds for h in missing), sum(h.dels for h in missing))
+            pos, dropped = pos + 1, dropped + len(missing)
+    return whole, dropped
+
+
+@pytest.mark.parametrize("case_id,gid", [("git-diff-refactor-huge", "git-diff.default"),
+                                         ("git-diff-ru-dirs", "git-diff.default"),
+                                         ("git-log-patch", "git-log.default")])
+def test_kept_hunks_are_whole_and_dropped_ones_counted(case_id, gid):
+    res, case = graph(gid, case_id)
+    assert res.emission.decision == "compressed"
+    out = output_lines(res)
+    whole, dropped = check_hunks(case["stdout"].splitlines(), out)
+    assert whole and dropped
+    for fact in case["must_keep"]:
+        assert fact in out
+
+
+def test_headers_survive_when_every_hunk_header_does_not_fit():
+    """A tight budget drops whole hunks (counted per file) but keeps every file header."""
+    res, case = graph("git-diff.default", "git-diff-refactor-huge", max_tokens=2500, max_lines=120)
+    out = output_lines(res)
+    assert any(FILE_RE.match(s) for s in out)
+    check_hunks(case["stdout"].splitlines(), out)
+    assert all(h in out for h in case["must_keep"])
+
+
+def test_failing_diff_keeps_every_error_line_in_whole_hunks():
+    res, case = graph("git-diff.default", "git-diff-exit-code-fail", max_tokens=300, max_lines=40)
+    assert case["exit_code"] == 1 and res.emission.decision == "compressed"
+    out = output_lines(res)
+    errors = [s for s in case["stdout"].splitlines() if ERROR_RE.search(s)]
+    assert errors and all(e in out for e in errors)
+    assert check_hunks(case["stdout"].splitlines(), out)[1]
+
+
+def test_combined_diff_of_a_merge_keeps_every_header():
+    res, case = graph("git-diff.default", "git-show-merge-combined")
+    out = output_lines(res)
+    for fact in case["must_keep"]:
+        assert fact in out
+    assert any(s.startswith("[thresher: hunk body not shown") for s in out)
+    check_hunks(case["stdout"].splitlines(), out)
+    tight, _ = graph("git-diff.default", "git-show-merge-combined", max_tokens=1500, max_lines=100)
+    assert check_hunks(case["stdout"].splitlines(), output_lines(tight))[1]
+
+
+def test_log_keeps_the_newest_commits_and_counts_the_rest():
+    res, case = graph("git-log.default", "git-log-stat-huge")
+    out = output_lines(res)
+    commits = [s for s in case["stdout"].splitlines() if s.startswith("commit ")]
+    shown = [s for s in out if s.startswith("commit ")]
+    assert shown == commits[:len(shown)] and 0 < len(shown) < len(commits)
+    tail = [s for s in out if s.startswith("[thresher:") and "older commit" in s]
+    assert tail == [f"[thresher: {len(commits) - len(shown)} older commits not shown "
+                    f"({len(case['stdout'].splitlines()) - case['stdout'].splitlines().index(commits[len(shown)])} lines)]"]
+    for fact in case["must_keep"]:
+        assert fact in out
+
+
+def test_dropped_message_bodies_are_counted_under_their_subject():
+    res, case = graph("git-log.default", "git-log-default-huge", max_tokens=1500, max_lines=120)
+    out = output_lines(res)
+    p = parse(case["stdout"].splitlines())
+    src = case["stdout"].splitlines()
+    counted = 0
+    for c in p.commits:
+        if src[c.head[0]] not in out:
+            break
+        at = out.index(src[c.subject], out.index(src[c.head[0]]))
+        if c.body and out[at + 1].startswith("[thresher:"):
+            assert out[at + 1] == f"[thresher: {len(c.body)} more message lines not shown]"
+            counted += 1
+    assert counted
+
+
+def test_oneline_log_keeps_a_prefix_and_counts_the_older_entries():
+    case = fixture_case("git-log-oneline-huge")
+    view = stage(distill_git_patch, "DistillGitPatchParams", case["stdout"], command=case["command"],
+                 max_lines=30, max_tokens=2000)
+    rows = case["stdout"].splitlines()
+    kept = list(view.lines[:-1])
+    assert kept == rows[:len(kept)]
+    assert view.lines[-1] == f"[thresher: {len(rows) - len(kept)} older entries not shown]"
+
+
+def test_reviewer_role_keeps_the_diff_whole():
+    res, case = graph("git-diff.reviewer", "git-diff-refactor-huge")
+    assert res.output == case["stdout"].encode()
+
+
+@pytest.mark.parametrize("text", [
+    "just some words\n" * 400,
+    "diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n" + "[-old-]{+new+}\n" * 300,
+    "diff --git a/x.png b/x.png\nindex 1..2 100644\nGIT binary patch\nliteral 10\n" + "zcmb\n" * 400,
+    "* commit abc1234\n| Author: A\n" * 300,
+])
+def test_declines_what_it_does_not_understand(text):
+    assert stage(distill_git_patch, "DistillGitPatchParams", text, command="git diff",
+                 max_lines=20, max_tokens=200) is None
+
+
+def test_declines_when_the_output_fits():
+    case = fixture_case("git-diff-exit-code-fail")
+    assert stage(distill_git_patch, "DistillGitPatchParams", case["stdout"], command=case["command"],
+                 max_lines=1000, max_tokens=100000) is None

@@ -1,0 +1,91 @@
+"""distill-listing on real find / fd / tree / du / ls output captured by capture_listing.py."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from thresher.stages import distill_listing
+
+from .conftest import fixture_case
+from .distill_util import graph, kept_and_summaries, output_lines, stage
+
+TREE_ENTRY = re.compile(r"^((?:[│|][\s\xa0]{3}|[\s\xa0]{4})*)(?:[├└]──|[|`]--)[\s\xa0]")
+
+
+@pytest.mark.parametrize("case_id", ["listing-find-perl-huge", "listing-du-perl"])
+def test_paths_keep_the_shallowest_entries_and_count_the_rest(case_id):
+    res, case = graph("listing.default", case_id)
+    assert res.emission.decision == "compressed"
+    out = output_lines(res)
+    src = case["stdout"].splitlines()
+    m = re.match(r"^\[thresher: (\d+) of (\d+) paths not shown", out[0])
+    assert m and int(m[2]) == len(src) and int(m[1]) + len(out) - 1 == len(src)
+    assert [s for s in src if s in set(out)] == out[1:]   # input order, byte-exact
+    depth = lambda s: s.count("/")  # noqa: E731
+    assert min(depth(s) for s in src if s not in out) >= min(depth(s) for s in out[1:])
+    for fact in case["must_keep"]:
+        assert fact in out
+
+
+def test_du_keeps_the_total_and_the_largest_entries_first():
+    case = fixture_case("listing-du-perl")
+    view = stage(distill_listing, "DistillListingParams", case["stdout"], max_lines=12, max_tokens=300)
+    kept, _ = kept_and_summaries(view)
+    assert case["stdout"].splitlines()[-1] in kept
+
+
+def test_tree_keeps_report_and_every_kept_entry_has_its_parent():
+    res, case = graph("listing.default", "listing-tree-perl-huge")
+    out = output_lines(res)
+    src = case["stdout"].splitlines()
+    assert re.match(r"^\[thresher: \d+ of \d+ entries not shown", out[0])
+    assert src[-1] in out and src[0] in out
+    body = out[1:]
+    for k, line in enumerate(body):
+        m = TREE_ENTRY.match(line)
+        if m and len(m.group(1)) >= 4:
+            i = src.index(line)
+            parent = next(s for s in reversed(src[:i])
+                          if (p := TREE_ENTRY.match(s)) and len(p.group(1)) == len(m.group(1)) - 4)
+            assert parent in body[:k], line
+
+
+def test_ls_keeps_totals_and_directories_first():
+    res, case = graph("listing.default", "listing-ls-la-big")
+    out = output_lines(res)
+    src = case["stdout"].splitlines()
+    assert src[0].startswith("total ") and src[0] in out
+    dirs = [s for s in src if s.startswith("d") and not s.endswith((" .", " .."))]
+    files = [s for s in src[1:] if s not in dirs and not s.endswith((" .", " .."))]
+    shown_dirs = [d for d in dirs if d in out]
+    assert shown_dirs == dirs[:len(shown_dirs)] and shown_dirs
+    assert not any(f in out for f in files) or len(shown_dirs) == len(dirs)
+    shown = [s for s in out if s in src and not s.startswith("total")]
+    assert f"[thresher: {len(src) - 1 - len(shown)} more entries not shown]" in out
+    for fact in case["must_keep"]:
+        assert fact in out
+
+
+def test_ls_sections_are_counted_per_folder():
+    case = fixture_case("listing-ls-laR")
+    view = stage(distill_listing, "DistillListingParams", case["stdout"], max_lines=60, max_tokens=1200)
+    kept, summaries = kept_and_summaries(view)
+    src = case["stdout"].splitlines()
+    assert all(s in kept for s in src if s.endswith(":") or s.startswith("total "))
+    assert summaries and all(re.match(r"^\[thresher: \d+ more entr(?:y|ies) in \S+ not shown\]$", s)
+                             for s in summaries)
+
+
+@pytest.mark.parametrize("case_id", ["git-log-default-huge", "search-grep-context"])
+def test_declines_what_is_not_a_listing(case_id):
+    case = fixture_case(case_id)
+    assert stage(distill_listing, "DistillListingParams", case["stdout"], command="find .",
+                 max_lines=20, max_tokens=300) is None
+
+
+def test_small_listings_and_failures_pass_whole():
+    for case_id in ("listing-tree-pygments", "listing-find-missing", "listing-ls-missing"):
+        res, case = graph("listing.default", case_id)
+        assert res.output == case["stdout"].encode(), case_id

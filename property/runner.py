@@ -128,11 +128,13 @@ def check_plan(plan: dict, prop_id: str, archive, *, label: str | None = None,
     return Outcome(label or plan["id"], prop_id, prop.title, True, seen["n"], time.perf_counter() - t0)
 
 
-def check_plans(plans: dict[str, dict], *, properties: list[str] | None = None,
-                profile: str | None = None, examples: int | None = None, archive=None,
+def check_plans(plans, *, properties: list[str] | None = None, profile: str | None = None,
+                examples: int | None = None, archive=None,
                 report: Callable[[Outcome], None] | None = None) -> list[Outcome]:
-    """Every property over every plan (keyed by label); archives go to a temporary folder."""
+    """Every property over every plan: ``plans`` is a ``Plans`` (from ``load_plans``) or a dict of
+    plans keyed by label. Archives go to a temporary folder unless ``archive`` is given."""
     from thresher.stores.archive import FileArchive
+    plans = getattr(plans, "plans", plans)
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="thresher-check-") as tmp:
         archive = archive or FileArchive(os.path.join(tmp, "archive"))

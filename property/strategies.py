@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import random
 
 from hypothesis import strategies as st
 
@@ -36,8 +37,14 @@ CLASS_COMMANDS: dict[str, tuple[str, ...]] = {
     "cargo": ("cargo build", "cargo test --release"),
     "npm": ("npm test", "npm install"),
     "lint": ("mypy src", "ruff check ."),
+    "git-diff": ("git diff", "git show HEAD~1", "diff -u a.txt b.txt"),
     "search": ("grep -rn TODO src", "rg -n unwrap"),
     "listing": ("ls -la", "find . -name '*.py'"),
+    "code": ("cat src/app.py", "head -n 400 lib/util.py"),
+    "csv": ("cat data/penguins.csv",),
+    "yaml": ("cat deploy/values.yaml",),
+    "markdown": ("cat README.md",),
+    "env": ("env", "printenv"),
     "generic": ("./run.sh", "python manage.py migrate", "terraform plan", ""),
 }
 
@@ -84,21 +91,33 @@ def words() -> st.SearchStrategy[str]:
     return st.sampled_from(_WORDS)
 
 
+# Lines and paths are built from one drawn seed: a few draws per line instead of dozens keeps a
+# 500-line output cheap to generate (Hypothesis spends ~50 µs per draw), and seed 0 shrinks well.
+_SEED = st.integers(0, 2**32 - 1)
+
+
+def _path(rnd: random.Random) -> str:
+    dirs = [rnd.choice(_DIRS) for _ in range(rnd.randrange(4))]
+    name = rnd.choice(("main", "util", "test_api", "mod", "index", "conftest"))
+    return "/".join(dirs + [name]) + "." + rnd.choice(_EXTS)
+
+
+def _plain(seed: int, n: int) -> str:
+    rnd = random.Random(seed)
+    toks = [(rnd.choice(_WORDS), str(rnd.randrange(10**6)), _path(rnd))[rnd.randrange(3)] for _ in range(n)]
+    return ("", "", "  ", "    ", "\t")[seed % 5] + " ".join(toks)
+
+
 @functools.cache
 def paths() -> st.SearchStrategy[str]:
     """A relative source path such as ``src/lib/mod.rs``."""
-    return st.builds(lambda ds, name, ext: "/".join(ds + [name]) + "." + ext,
-                     st.lists(st.sampled_from(_DIRS), max_size=3),
-                     st.sampled_from(("main", "util", "test_api", "mod", "index", "conftest")),
-                     st.sampled_from(_EXTS))
+    return _SEED.map(lambda seed: _path(random.Random(seed)))
 
 
 @functools.cache
 def plain_lines() -> st.SearchStrategy[str]:
     """An ordinary line: words, numbers and paths, sometimes indented, sometimes empty."""
-    token = st.one_of(words(), st.integers(0, 10**6).map(str), paths())
-    return st.builds(lambda indent, toks: indent + " ".join(toks),
-                     st.sampled_from(("", "", "  ", "    ", "\t")), st.lists(token, max_size=10))
+    return st.builds(_plain, _SEED, st.integers(0, 10))
 
 
 @functools.cache
@@ -276,6 +295,73 @@ def json_documents() -> st.SearchStrategy[str]:
 
 
 @functools.cache
+# ---- documents and listings some graphs distil ----------------------------------------------
+
+@functools.cache
+def diff_blocks() -> st.SearchStrategy[list[str]]:
+    """A unified diff of one file: git headers and hunks of context, added and removed lines."""
+    hunk = st.builds(lambda at, body: [f"@@ -{at},{len(body)} +{at},{len(body)} @@ def run():"]
+                     + [mark + line for mark, line in body], st.integers(1, 900),
+                     st.lists(st.tuples(st.sampled_from(" +- "), plain_lines()), min_size=1, max_size=20))
+    return st.builds(lambda p, hunks: [f"diff --git a/{p} b/{p}", "index 3f2a1bc..9e8d7f6 100644",
+                                       f"--- a/{p}", f"+++ b/{p}"] + [x for h in hunks for x in h],
+                     paths(), st.lists(hunk, min_size=1, max_size=5))
+
+
+@functools.cache
+def grep_blocks() -> st.SearchStrategy[list[str]]:
+    """``grep -rn`` / ``rg -n`` hits: ``path:line:content`` rows grouped by file."""
+    per_file = st.builds(lambda p, hits: [f"{p}:{n}:{line}" for n, line in sorted(hits)], paths(),
+                         st.lists(st.tuples(st.integers(1, 3000), plain_lines()), min_size=1, max_size=20))
+    return st.lists(per_file, min_size=1, max_size=6).map(lambda fs: [x for f in fs for x in f])
+
+
+@functools.cache
+def listing_blocks() -> st.SearchStrategy[list[str]]:
+    """``ls -la`` rows or ``find`` paths."""
+    row = st.builds(lambda d, size, p: f"{'d' if d else '-'}rw-r--r--  1 dev staff {size:>8} "
+                                       f"May  1 12:00 {p.rsplit('/', 1)[-1]}",
+                    st.booleans(), st.integers(0, 10**7), paths())
+    found = paths().map(lambda p: "./" + p)
+    return st.one_of(st.lists(row, min_size=1, max_size=80).map(lambda r: ["total 96"] + r),
+                     st.lists(found, min_size=1, max_size=120))
+
+
+@functools.cache
+def table_blocks() -> st.SearchStrategy[list[str]]:
+    """A CSV or TSV table: a header and rows, one of them odd (a missing or extra field)."""
+    def build(sep: str, k: int, odd: int) -> list[str]:
+        rows = [sep.join(("id", "species", "mass_g", "note"))]
+        rows += [sep.join((str(i), ("Adelie", "Gentoo")[i % 2], str(3000 + i * 37 % 2000), "ok"))
+                 for i in range(k)]
+        if k:
+            rows[1 + odd % k] += sep + "EXTRA"
+        return rows
+    return st.builds(build, st.sampled_from((",", "\t")), st.integers(0, 400), st.integers(0, 10**6))
+
+
+@functools.cache
+def document_blocks() -> st.SearchStrategy[list[str]]:
+    """A YAML document, a markdown page, a Python module or an environment listing."""
+    yaml_doc = st.builds(lambda k: ["items:"] + [x for i in range(k) for x in
+                                                 (f"  - name: svc-{i}", f"    replicas: {i % 4}")],
+                         st.integers(1, 200))
+    section = st.tuples(st.sampled_from(("#", "##", "###")), words(), st.lists(plain_lines(), max_size=8))
+    md = st.lists(section, min_size=1, max_size=10).map(
+        lambda secs: [y for h, w, body in secs for y in [f"{h} {w}", ""] + body + [""]])
+    func = st.builds(lambda name, body: [f"def {name}(x):", f'    """Do {name}."""']
+                     + [f"    {line}" for line in body] + [""],
+                     st.sampled_from(("load", "parse", "run", "main", "helper")),
+                     st.lists(plain_lines().map(lambda w: f"x = {w!r}"), min_size=1, max_size=12))
+    code = st.lists(func, min_size=1, max_size=12).map(
+        lambda fs: ["import os", ""] + [x for f in fs for x in f])
+    env = st.lists(st.tuples(st.sampled_from(("PATH", "HOME", "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN",
+                                              "LS_COLORS", "LANG")), st.text(_HEX, max_size=60)),
+                   min_size=1, max_size=40).map(lambda kv: [f"{k}={v}" for k, v in kv])
+    return st.one_of(yaml_doc, md, code, env)
+
+
+@functools.cache
 def blocks() -> st.SearchStrategy[list[str]]:
     """One block of output lines of any of the shapes above (plain first, so it shrinks to plain)."""
     single = st.one_of(plain_lines(), error_lines(), location_lines(), log_lines(), marker_lines(),
@@ -283,7 +369,8 @@ def blocks() -> st.SearchStrategy[list[str]]:
                        colourise(error_lines()), long_lines())
     return st.one_of(st.lists(single, min_size=1, max_size=12), near_identical_runs(),
                      filler_blocks(), traceback_blocks(), pytest_blocks(), git_status_blocks(),
-                     st.lists(log_lines(), max_size=80), json_documents().map(lambda d: d.split("\n")))
+                     st.lists(log_lines(), max_size=80), json_documents().map(lambda d: d.split("\n")),
+                     diff_blocks(), grep_blocks(), listing_blocks(), table_blocks(), document_blocks())
 
 
 # ---- whole outputs and cases ------------------------------------------------------------------
@@ -297,7 +384,9 @@ _BAD_BYTES = (b"\xff", b"\xfe\xfe", b"\xc3\x28", b"\xed\xa0\x80", b"\x80abc", b"
 def class_blocks(pclass: str | None) -> st.SearchStrategy[list[str]]:
     """Blocks typical of payload class ``pclass`` (any block for other classes)."""
     special = {"pytest": pytest_blocks(), "pytest-verbose": pytest_blocks(),
-               "git-status": git_status_blocks(),
+               "git-status": git_status_blocks(), "git-diff": diff_blocks(), "search": grep_blocks(),
+               "listing": listing_blocks(), "csv": table_blocks(), "code": document_blocks(),
+               "yaml": document_blocks(), "markdown": document_blocks(), "env": document_blocks(),
                "log": st.lists(log_lines(), min_size=1, max_size=200)}
     return special.get(pclass or "", blocks())
 

@@ -233,6 +233,15 @@ def test_trim_may_keep_collapse_summaries(archive):
     assert len(res.output.splitlines()) <= plan["budget"]["max_lines"] + 1
 
 
+@pytest.mark.xfail(strict=True, reason="collapse folds runs of blank lines (equal skeletons) into a "
+                   "summary that costs more than the blank lines; the executor then rejects the "
+                   "whole stage (INV-2), losing its other folds too")
+def test_collapse_leaves_short_blank_runs_alone(archive):
+    """Collapse does not fold a run whose summary is larger than the lines it replaces."""
+    case = Case(b"first\n\n\n\nsecond\nthird\nfourth\nfifth\n", "make", 0)
+    inv.check_no_rejections(case, inv.run_case(case, _plan("generic.default"), archive))
+
+
 @pytest.mark.xfail(strict=True, reason="Read clips lines over max_line_chars before Score sees them, "
                    "so a long error line of a failing command is not kept byte-exact (INV-6)")
 def test_long_error_line_of_a_failing_command_is_byte_exact(archive):

@@ -95,7 +95,7 @@ def test_guard_verbatim_port_is_labelled_and_out_ports_are_not():
 
 def test_labels_show_the_stage_and_only_params_that_differ_from_the_defaults():
     plan = _plans()["generic.ci"]
-    defaults = {"collapse": {"min_run": 3, "exact_only": False}, "trim": plan["nodes"]["trim"]["params"]}
+    defaults = {"collapse": {"min_run": 3, "exact_only": False, "keep_last": False}, "trim": plan["nodes"]["trim"]["params"]}
     model = build_model(plan, defaults=defaults)
     assert model.node("collapse").shown == {"min_run": 5}
     assert model.node("trim").shown == {}

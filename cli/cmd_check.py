@@ -69,9 +69,8 @@ def _report(outcome) -> None:
 
 def main(argv: list[str]) -> int:
     """Validate the graphs, run the property checks, print PASS/FAIL per invariant; exit 0, 1 or 2."""
-    try:
-        import hypothesis  # noqa: F401 - a test extra, not a runtime dependency
-    except ImportError:
+    import importlib.util
+    if importlib.util.find_spec("hypothesis") is None:  # a test extra, not a runtime dependency
         sys.stderr.write("thresher check: needs hypothesis (pip install 'thresher[test]')\n")
         return 2
     from thresher.common import run_command

@@ -14,6 +14,7 @@ import types
 
 import pytest
 
+from thresher.dataflow.api import compress
 from thresher.dataflow.markers import footer
 from thresher.dataflow.plan import builtin_dir, load_plans
 from thresher.property import invariants as inv
@@ -259,6 +260,14 @@ def test_long_error_line_of_a_failing_command_is_byte_exact(archive):
 def test_stage_that_swallows_the_timeout_still_fails_open(archive):
     """A stage that catches the timeout exception and overruns is still treated as failed."""
     inv.check_fail_open(_lossy_case(), _plan("generic.default"), archive, "trim", "swallow")
+
+
+@pytest.mark.xfail(strict=True, raises=UnicodeEncodeError, reason="compress() encodes a str input "
+                   "with surrogateescape outside its try block: a lone surrogate other than "
+                   "U+DC80..U+DCFF raises instead of passing through")
+def test_compress_never_raises_on_a_str_with_a_lone_surrogate():
+    """The API returns a Result (raw passthrough at worst) for any str, even an unencodable one."""
+    assert compress("ok\ud800\n", command="make").output
 
 
 def test_footer_helper_matches_the_oracle():

@@ -182,6 +182,36 @@ class DistillPipParams(_Params):
                                "(differing only in quoted names) to the first and a count")
 
 
+class LosslessParams(_Params):
+    """lossless: reversible transforms, applied only when verified to round-trip byte for byte."""
+    json_forms: bool = Field(True, description="JSON input: table of uniform objects, else compact form")
+    runs: bool = Field(True, description="fold runs of identical lines and of blank lines, with counts")
+    min_run: int = Field(3, ge=2, description="fold runs of at least this many identical lines")
+    min_blank_run: int = Field(3, ge=2, description="fold runs of at least this many empty lines")
+    max_json_bytes: int = Field(8 << 20, ge=1024, description="larger JSON is left to the crusher")
+
+
+class CrushJsonParams(_Params):
+    """crush-json: JSON over budget → sampled, schema-annotated layout."""
+    max_bytes: int = Field(16 << 20, ge=1024, description="decline on larger documents")
+    max_ratio: float = Field(0.5, gt=0, le=1, description="gzip ratio above which input counts as "
+                             "incompressible: only the gentle levels (no heavy sampling) run")
+
+
+class CrushTableParams(_Params):
+    """crush-table: CSV/TSV over budget → header, schema, anomalous rows, head and tail rows."""
+    delimiter: str = Field("", max_length=1, description="field separator; empty: sniff , ; | or tab")
+    max_ratio: float = Field(0.5, gt=0, le=1, description="gzip ratio above which rows are not sampled")
+    max_anomalies: int = Field(60, ge=0, description="anomalous rows kept at most (count always stated)")
+    tail_share: float = Field(0.25, ge=0, lt=1, description="share of sampled rows taken from the end")
+
+
+class CrushTreeParams(_Params):
+    """crush-yaml / crush-toml: over budget, long lists and tables sampled, lines byte-exact."""
+    max_ratio: float = Field(0.5, gt=0, le=1, description="gzip ratio above which only gentle levels run")
+    max_bytes: int = Field(8 << 20, ge=1024, description="decline on larger documents")
+
+
 class DistillEnvParams(_Params):
     """distill-env: env / printenv listings."""
     noise_names: list[str] = Field(default_factory=lambda: ["LS_COLORS", "LSCOLORS", "GREP_COLORS", "EZA_COLORS"],

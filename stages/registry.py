@@ -52,6 +52,23 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
     _entry("code-outline", "distill", "distill_code", "CodeOutlineParams",
            "large source file: imports, signatures, first docstring lines; bodies elided with "
            "exact line ranges (tree-sitter)", emits_summaries=True),
+    _entry("lossless", "distill", "lossless", "LosslessParams",
+           "over budget: reversible rewrites verified to round-trip byte-exact (JSON table or "
+           "compact form; runs of identical or blank lines folded with exact counts)",
+           emits_summaries=True),
+    _entry("crush-json", "distill", "crush_json", "CrushJsonParams",
+           "JSON over budget: structure with long arrays/objects sampled (anomalous items kept, "
+           "exact counts), schema lines, long strings cut; leaves via `crushed`",
+           ports=("out", "crushed"), emits_summaries=True),
+    _entry("crush-table", "distill", "crush_table", "CrushTableParams",
+           "CSV/TSV over budget: header, column schema, every anomalous row, head and tail rows "
+           "byte-exact (counted)", emits_summaries=True),
+    _entry("crush-yaml", "distill", "crush_yaml", "CrushTreeParams",
+           "YAML over budget: long lists/maps sampled (anomalous items kept), long text blocks cut; "
+           "kept lines byte-exact, counted", emits_summaries=True),
+    _entry("crush-toml", "distill", "crush_toml", "CrushTreeParams",
+           "TOML over budget: arrays of tables sampled (anomalous entries kept), long arrays cut; "
+           "kept lines byte-exact, counted", emits_summaries=True),
     _entry("markdown-outline", "distill", "distill_markdown", "MarkdownOutlineParams",
            "long markdown: every heading, the best lines by BM25/position/salience, sections "
            "elided with exact counts; `--mode section:NAME` slices one section", emits_summaries=True),

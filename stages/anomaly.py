@@ -1,0 +1,176 @@
+"""Rows that differ from the majority, and per-column profiles — shared by every data crusher.
+
+A *row* is a mapping ``column -> Cell`` (JSON object fields flattened a level or two, a CSV record,
+a YAML list item, a TOML array-of-tables entry). A row is anomalous — and every crusher keeps it —
+when it:
+- has a value where at least 80% of rows have none (a rare or unique key, a sparse column), or
+  lacks one where at least 80% have one (a null or an empty cell among filled ones);
+- holds a value of another kind than 80% of the column (a string among numbers);
+- departs from a dominant value: one value in at least 80% of rows, or 50% for status-like columns
+  (status, state, error, result, level, code, ...), e.g. a 404 among 200s;
+- holds a numeric outlier: farther than 5 scaled MADs from the median (at least 8 numbers).
+A rule that would flag more than a tenth of the rows for one column is ignored for that column:
+then the column is a distribution, not a majority with exceptions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+STATUS_RE = re.compile(r"(?i)(?:^|[._\-\s])(?:status|state|error|errors|err|fail\w*|success|ok|result|"
+                       r"outcome|level|severity|code|conclusion|exit_?code|health|phase|reason)$")
+
+NUM_RE = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
+
+
+class Cell:
+    """One value: its ``kind`` (num, str, bool, null, empty, obj, arr) and its text as in the input."""
+
+    __slots__ = ("kind", "text")
+
+    def __init__(self, kind: str, text: str) -> None:
+        self.kind = kind
+        self.text = text
+
+    @property
+    def present(self) -> bool:
+        """True unless the value is null or empty."""
+        return self.kind not in ("null", "empty")
+
+    def __repr__(self) -> str:
+        return f"Cell({self.kind}, {self.text!r})"
+
+
+def text_cell(text: str) -> Cell:
+    """A cell of a text format (CSV, TOML/YAML scalars given as text): kind guessed from the text."""
+    if text == "":
+        return Cell("empty", text)
+    if NUM_RE.match(text):
+        return Cell("num", text)
+    if text.lower() in ("true", "false"):
+        return Cell("bool", text)
+    if text.lower() in ("null", "none", "nan", "n/a", "~"):  # not "NA": Namibia, "not applicable"…
+        return Cell("null", text)
+    return Cell("str", text)
+
+
+def columns(rows: list[dict]) -> list[str]:
+    """Every column of ``rows``, in first-seen order."""
+    seen: dict[str, None] = {}
+    for row in rows:
+        for key in row:
+            seen.setdefault(key, None)
+    return list(seen)
+
+
+def _median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def _column_flags(rows: list[dict], col: str) -> dict[int, str]:
+    """Row index -> reason, for one column."""
+    n = len(rows)
+    cells = [row.get(col) for row in rows]
+    present = [i for i, c in enumerate(cells) if c is not None and c.present]
+    flags: dict[int, str] = {}
+    if len(present) <= 0.2 * n:
+        flags.update((i, f"has {col}") for i in present)
+    elif len(present) >= 0.8 * n:
+        have = set(present)
+        flags.update((i, f"no {col}") for i in range(n) if i not in have)
+    kinds = Counter(cells[i].kind for i in present)
+    if kinds and len(present) >= 4:
+        kind, count = kinds.most_common(1)[0]
+        if count >= 0.8 * len(present):
+            flags.update((i, f"{col} not {kind}") for i in present if cells[i].kind != kind)
+    values = Counter(cells[i].text for i in present if cells[i].kind not in ("obj", "arr"))
+    if len(values) >= 2 and len(present) >= 4:
+        top, count = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        if count >= (0.5 if STATUS_RE.search(col) else 0.8) * len(present):
+            flags.update((i, f"{col}={cells[i].text}") for i in present
+                         if cells[i].text != top and cells[i].kind not in ("obj", "arr"))
+    nums = [(i, float(cells[i].text)) for i in present if cells[i].kind == "num"]
+    if len(nums) >= 8:
+        med = _median([x for _, x in nums])
+        mad = _median([abs(x - med) for _, x in nums]) * 1.4826
+        if mad > 0:
+            flags.update((i, f"{col} outlier") for i, x in nums if abs(x - med) > 5 * mad)
+    return flags
+
+
+def find(rows: list[dict]) -> dict[int, list[tuple[str, int]]]:
+    """Row index -> ``(reason, how many rows that column flagged)`` for every anomalous row (empty
+    when there are fewer than 4 rows). A column flagging more than a tenth of the rows (at least 2)
+    is a distribution, not exceptions, and flags nothing."""
+    if len(rows) < 4:
+        return {}
+    out: dict[int, list[tuple[str, int]]] = {}
+    for col in columns(rows):
+        flags = _column_flags(rows, col)
+        if len(flags) > max(2, len(rows) // 10):
+            continue
+        for i, why in flags.items():
+            out.setdefault(i, []).append((why, len(flags)))
+    return dict(sorted(out.items()))
+
+
+def ranked(found: dict[int, list[tuple[str, int]]], cap: int) -> list[int]:
+    """At most ``cap`` anomalous row indices, in row order, chosen by: a status-like column first,
+    then the rarest phenomenon (the column that flagged the fewest rows), then most reasons, then
+    the earliest row."""
+    def score(item):
+        i, whys = item
+        status = any(STATUS_RE.search(w.split("=")[0].split(" ")[-1]) for w, _ in whys)
+        return (not status, min(n for _, n in whys), -len(whys), i)
+    return sorted(i for i, _ in sorted(found.items(), key=score)[:cap])
+
+
+def profile(rows: list[dict], col: str, max_values: int = 30) -> str:
+    """A one-line summary of a column: counts by kind, the values of a low-cardinality column with
+    their counts, or the numeric range (every value shown is a cell text from the input)."""
+    cells = [row[col] for row in rows if col in row]
+    kinds = Counter(c.kind for c in cells)
+    parts = [" ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))]
+    missing = len(rows) - len(cells)
+    if missing:
+        parts[0] += f", absent {missing}"
+    values = Counter(c.text for c in cells if c.present and c.kind not in ("obj", "arr"))
+    nums = [c for c in cells if c.kind == "num"]
+    numeric = len(nums) >= 0.8 * max(1, sum(values.values()))
+    order = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
+    if values and len(values) <= (8 if numeric else max_values) and len(values) <= len(cells) // 2 \
+            and sum(len(v) + 5 for v in values) <= 1000 and max(map(len, values)) <= 40:
+        parts.append(", ".join(f"{v} ×{n}" for v, n in order))
+    elif len(nums) >= 2:
+        lo = min(nums, key=lambda c: float(c.text)).text
+        hi = max(nums, key=lambda c: float(c.text)).text
+        parts.append(f"{lo} to {hi}")
+    elif values:
+        common = [f"{v} ×{n}" for v, n in order[:5] if n > 1 and len(v) <= 60]
+        parts.append(f"{len(values)} distinct" + (f", most often {', '.join(common)}" if common else ""))
+    return "; ".join(parts)
+
+
+def ident_column(rows: list[dict]) -> str | None:
+    """The first column whose values are present, short, scalar and distinct in every row (a
+    name or id): gap lines list it, so a dropped row can still be found by name."""
+    if len(rows) < 2:
+        return None
+    for col in columns(rows)[:6]:
+        texts = [row[col].text if col in row and row[col].kind in ("str", "num") else None
+                 for row in rows]
+        if None not in texts and len(set(texts)) == len(texts) and max(map(len, texts)) <= 60:
+            return col
+    return None
+
+
+def listing(rows: list[dict], col: str | None, lo: int, hi: int, limit: int = 400) -> str:
+    """``": a, b, c"`` — the ``col`` values of rows ``lo..hi`` — or ``""`` when that is longer
+    than ``limit`` characters or there is no id column."""
+    if col is None:
+        return ""
+    names = ", ".join(rows[i][col].text for i in range(lo, hi + 1))
+    return f": {names}" if len(names) <= limit else ""

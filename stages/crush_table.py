@@ -1,0 +1,194 @@
+"""crush-table: a CSV/TSV table over budget → its header, a schema, anomalous rows, head and tail.
+
+Rows stay byte-exact source lines (a quoted field spanning lines keeps all its lines); what is
+written is declared and counted from the input:
+- ``[thresher: 344 rows × 7 columns (comma-separated); 13 anomalous rows kept]``
+- one schema line per column: kinds with counts, then the values of a low-cardinality column with
+  their counts, or the numeric range (``bill_length_mm: num 342, empty 2; 32.1 to 59.6``);
+- every anomalous row (see ``anomaly.py``: an empty cell among filled ones, a rare value, a number
+  far from the rest, a row with the wrong number of fields), up to ``max_anomalies``;
+- as many head and tail rows as the budget holds, each gap one line with the exact row count.
+Leading ``#`` comment lines are a preamble: their first and last lines stay (the last is often the
+header, as in tzdata's ``zone1970.tab``). Declines on input that is not a table: fewer than 3
+columns on most rows, or rows whose field counts disagree too often. On incompressible input
+(gzip probe) no row is sampled away: only the preamble is shortened.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+
+from thresher.dataflow.payload import CRITICAL, SYNTHETIC
+from thresher.dataflow.tokens import estimate
+
+from . import anomaly
+from .lossless import compressibility
+
+_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe"}
+
+
+def _delimiter(lines: list[str], forced: str) -> str | None:
+    """The separator giving the same field count (≥ 2) on most sample lines."""
+    sample = [s for s in lines[:50] if s and not s.startswith("#")]
+    if forced or not sample:
+        return forced or None
+    best = None
+    for d in (",", "\t", ";", "|"):
+        counts = [len(r) for r in csv.reader(sample, delimiter=d)]
+        top = max(set(counts), key=counts.count)
+        share = counts.count(top) / len(counts)
+        if top >= 2 and share >= 0.8 and (best is None or (share, top) > best[0]):
+            best = ((share, top), d)
+    return best[1] if best else None
+
+
+def records(lines: list[str], start: int, delim: str) -> list[tuple[int, int, list[str]]]:
+    """``(first line, end line (exclusive), fields)`` of every record from line ``start`` on."""
+    out = []
+    reader = csv.reader(iter(lines[start:]), delimiter=delim)
+    prev = 0
+    for fields in reader:
+        if fields and not fields[0].startswith("#"):  # blank and comment lines are not rows
+            out.append((start + prev, start + reader.line_num, fields))
+        prev = reader.line_num
+    return out
+
+
+class Table:
+    """A parsed table: preamble, header record, data records, and their rows as cells."""
+
+    def __init__(self, lines: list[str], delim: str) -> None:
+        pre = 0
+        while pre < len(lines) and (lines[pre].startswith("#") or not lines[pre].strip()):
+            pre += 1
+        self.preamble = pre
+        self.delim = delim
+        recs = records(lines, pre, delim)
+        counts = Counter(len(f) for _, _, f in recs)
+        # the widest field count that 5% of the records have: rows that leave out optional
+        # trailing fields (tzdata's comments column) are not ragged, their missing cells are empty
+        width = max((w for w, c in counts.items() if c >= 0.05 * len(recs)), default=0)
+        header_line = lines[pre - 1].lstrip("#") if pre else ""
+        pre_fields = next(csv.reader([header_line], delimiter=delim)) if header_line else []
+        if pre and len(pre_fields) == width and width >= 2:
+            self.header, self.names = pre - 1, [f.strip() for f in pre_fields]
+        elif recs and _looks_header(recs[0][2], recs[1:4]):
+            self.header, self.names = recs[0][0], recs[0][2]
+            recs = recs[1:]
+        else:
+            self.header, self.names = None, [f"column {i + 1}" for i in range(width)]
+        self.width = width
+        self.names = list(self.names) + [f"column {i + 1}" for i in range(len(self.names), width)]
+        self.recs = recs
+        self.rows = [self.row(f) for _, _, f in recs]
+
+    def row(self, fields: list[str]) -> dict:
+        """``column name -> Cell``, plus a ``fields`` column when the field count is off."""
+        row = {name: anomaly.text_cell(fields[i].strip() if i < len(fields) else "")
+               for i, name in enumerate(self.names)}
+        if len(fields) > self.width:
+            row["(extra fields)"] = anomaly.Cell("num", str(len(fields) - self.width))
+        return row
+
+
+def _looks_header(first: list[str], after: list) -> bool:
+    """A first record of distinct, non-empty, non-numeric names, unlike the rows after it."""
+    if not first or len(set(first)) != len(first) or any(not f.strip() for f in first):
+        return False
+    if any(anomaly.NUM_RE.match(f.strip()) for f in first):
+        return False
+    return any(anomaly.NUM_RE.match(f.strip()) or not f.strip() for _, _, fs in after for f in fs) \
+        or not after
+
+
+def _schema(t: Table, found: dict, shown: int) -> list[str]:
+    """The summary line and one line per column."""
+    kind = _NAMES.get(t.delim, repr(t.delim))
+    odd = f"; {len(found)} anomalous rows, {shown} shown" if found else ""
+    out = [f"[thresher: {len(t.rows)} rows × {t.width} columns ({kind}-separated){odd}]"]
+    for name in t.names:
+        out.append(f"[thresher: column {name}: {anomaly.profile(t.rows, name)}]")
+    return out
+
+
+def _assemble(lines, t: Table, keep_recs: set[int], fixed: list[int], head: list[str]):
+    """View lines and origins: preamble/header lines, schema lines, kept records, gap lines."""
+    view, origin = [], []
+    for i in fixed:
+        view.append(lines[i])
+        origin.append(i)
+    view.extend(head)
+    origin.extend([SYNTHETIC] * len(head))
+    gap = 0
+    for k, (a, b, _) in enumerate(t.recs):
+        if k not in keep_recs:
+            gap += 1
+            continue
+        if gap:
+            view.append(f"[thresher: {gap} rows not shown]")
+            origin.append(SYNTHETIC)
+            gap = 0
+        view.extend(lines[a:b])
+        origin.extend(range(a, b))
+    if gap:
+        view.append(f"[thresher: {gap} rows not shown]")
+        origin.append(SYNTHETIC)
+    return view, origin
+
+
+def _fits(view: list[str], budget: dict) -> bool:
+    return len(view) <= budget["max_lines"] and estimate("\n".join(view)) <= budget["max_tokens"]
+
+
+def run(payload, params, ctx):
+    """The crushed table, or ``None`` (fits the budget, or not a table)."""
+    lines = list(payload.source)
+    if _fits(list(payload.lines), ctx.budget):
+        return None
+    delim = _delimiter(lines, params["delimiter"])
+    if delim is None:
+        return None
+    t = Table(lines, delim)
+    if t.width < 2 or len(t.rows) < 8:
+        return None
+    ragged = sum(1 for _, _, f in t.recs if len(f) > t.width)
+    if ragged > len(t.recs) // 10:
+        return None
+    found = anomaly.find(t.rows)
+    cap = params["max_anomalies"]
+    odd = set(anomaly.ranked(found, cap))
+    crit = {k for k, (a, b, _) in enumerate(t.recs) if payload.failed and
+            any(payload.tiers[i] == CRITICAL for i in range(a, b))}
+    fixed = sorted(({0, t.preamble - 1} if t.preamble else set()) | ({t.header} if t.header is not None
+                                                                  else set()))
+    fixed += [i for i in range(t.preamble) if payload.failed and payload.tiers[i] == CRITICAL
+              and i not in fixed]
+    head = _schema(t, found, len(odd))
+    n = len(t.recs)
+    if compressibility("\n".join(lines)) > params["max_ratio"]:
+        view, origin = _assemble(lines, t, set(range(n)), sorted(set(fixed)), head)
+        return payload.with_view(view, origin) if len(view) < len(lines) else None
+    def attempt(count: int):
+        tail = int(count * params["tail_share"])
+        keep = set(range(count - tail)) | set(range(n - tail, n)) | odd | crit
+        return _assemble(lines, t, keep, sorted(set(fixed)), head)
+
+    best = attempt(0)
+    while not _fits(best[0], ctx.budget) and odd:  # too many anomalies for the budget: fewer
+        cap //= 2
+        odd = set(anomaly.ranked(found, cap))
+        head = _schema(t, found, len(odd))
+        best = attempt(0)
+    lo, hi = 1, n
+    while lo <= hi:  # the most head/tail rows that still fit
+        mid = (lo + hi) // 2
+        view, origin = attempt(mid)
+        if _fits(view, ctx.budget):
+            best, lo = (view, origin), mid + 1
+        else:
+            hi = mid - 1
+    view, origin = best
+    if estimate("\n".join(view)) >= estimate(payload.text()):
+        return None
+    return payload.with_view(view, origin)

@@ -1,0 +1,210 @@
+"""crush-yaml: a YAML document over budget, shortened by dropping whole line ranges.
+
+Kept lines are byte-exact source lines (comments and quoting as written); each dropped range is
+one line with the exact count, at the indentation of what it replaces:
+- long block sequences: the first items, the last, and *every anomalous item* (``anomaly.py``:
+  an item missing a key the others have, a rare key, a status that differs, an outlier), with a
+  schema line for a sequence of mappings (keys, kinds, counts, values);
+- long block mappings: the first keys and the last, the names of the others listed;
+- long block scalars (``|``/``>`` text): the first lines.
+Levels go from gentle to aggressive; the first that fits the budget wins (deterministic). On
+incompressible input only the gentle levels run. Declines on input PyYAML cannot compose.
+"""
+
+from __future__ import annotations
+
+from thresher.dataflow.tokens import estimate
+
+from . import anomaly, elide
+from .lossless import compressibility
+
+# depth shown (deeper collections fold into one counted line), items per sequence, keys per
+# mapping, lines per text block, anomalies per sequence. Nodes at depth 0-1 get four times the
+# items and keys: the top of a document is its table of contents.
+LEVELS = ((99, 50, 80, 60, 60), (99, 20, 40, 30, 40), (8, 20, 40, 20, 40), (6, 10, 25, 15, 30),
+          (5, 10, 25, 10, 30), (4, 6, 15, 8, 20), (3, 6, 15, 5, 20), (3, 3, 10, 3, 12),
+          (2, 3, 10, 3, 12), (2, 2, 6, 2, 8), (1, 1, 4, 2, 5))
+GENTLE = 2
+
+
+def _end(node, col: int) -> int:
+    """Exclusive end line of ``node`` (a block collection ends where a less indented token starts)."""
+    m = node.end_mark
+    return m.line if m.column <= col else m.line + 1
+
+
+def _cell(node) -> anomaly.Cell:
+    import yaml
+    if isinstance(node, yaml.MappingNode):
+        return anomaly.Cell("obj", "{}")
+    if isinstance(node, yaml.SequenceNode):
+        return anomaly.Cell("arr", "[]")
+    if not node.style:  # plain scalar (None, or "" from the C loader): the text says its kind
+        return anomaly.text_cell(node.value)
+    return anomaly.Cell("str" if node.value else "empty", node.value)
+
+
+def _row(node) -> dict:
+    import yaml
+    row = {}
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            row[k.value] = _cell(v)
+            if isinstance(v, yaml.MappingNode):
+                for k2, v2 in v.value:
+                    row[f"{k.value}.{k2.value}"] = _cell(v2)
+    else:
+        row["value"] = _cell(node)
+    return row
+
+
+class Walker:
+    """Plans the drops of one level over the composed documents."""
+
+    def __init__(self, lines: list[str], level: tuple, cache: dict) -> None:
+        self.lines = lines
+        self.depth, self.items, self.keys, self.block, self.anomalies = level
+        self.cache = cache
+        self.plan = elide.Plan()
+
+    def node(self, node, depth: int) -> None:
+        """Plan ``node`` and, recursively, the members it keeps."""
+        import yaml
+        if isinstance(node, yaml.SequenceNode) and not node.flow_style:
+            self.sequence(node, depth)
+        elif isinstance(node, yaml.MappingNode) and not node.flow_style:
+            self.mapping(node, depth)
+        elif isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
+            self.text(node)
+
+    def member(self, node, first: int, end: int, depth: int) -> None:
+        """Plan a kept member spanning lines ``first..end-1``: fold it below its first line when
+        it is a collection at the depth limit, else descend."""
+        import yaml
+        end = self.content_end(first, end)
+        if depth < self.depth or not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) \
+                or node.flow_style or end - first <= 2:
+            self.node(node, depth)
+            return
+        body = first + 1
+        ind = elide.indent_of(self.lines[body])
+        if isinstance(node, yaml.MappingNode):
+            names = ", ".join(k.value for k, _ in node.value if k.start_mark.line >= body)
+            what = f": {names}" if len(names) <= 100 else f" ({len(node.value)} keys)"
+        else:
+            what = f" ({len(node.value)} items)"
+        self.plan.drop(body, end, f"{ind}[thresher: {end - body} lines not shown{what}]")
+
+    def content_end(self, start: int, end: int) -> int:
+        """``end`` moved up past trailing blank and comment lines (they introduce what follows)."""
+        while end > start + 1 and (not self.lines[end - 1].strip()
+                                   or self.lines[end - 1].lstrip().startswith("#")):
+            end -= 1
+        return end
+
+    def _starts(self, items) -> list[int]:
+        starts = []
+        for item in items:
+            line = item.start_mark.line
+            if not self.lines[line].lstrip().startswith("-") and line and \
+                    self.lines[line - 1].strip() == "-":
+                line -= 1  # "-" alone on its line, the item below it
+            starts.append(line)
+        return starts
+
+    def sequence(self, node, depth: int) -> None:
+        import yaml
+        items = node.value
+        n = len(items)
+        if not n:
+            return
+        starts = self._starts(items)
+        if len(set(starts)) != n:  # several items on one line: not line-addressable
+            return
+        cap = self.items * (4 if depth <= 1 else 1)
+        found = {}
+        if n > cap + 1:
+            if id(node) not in self.cache:
+                self.cache[id(node)] = anomaly.find([_row(i) for i in items])
+            found = self.cache[id(node)]
+        keep = elide.sample(n, cap, found, self.anomalies)
+        ends = starts[1:] + [self.content_end(starts[-1], _end(items[-1], items[-1].start_mark.column))]
+        ind = elide.indent_of(self.lines[starts[0]])
+        if len(keep) < n and all(isinstance(i, yaml.MappingNode) for i in items):
+            rows = [_row(i) for i in items]
+            cols = [c for c in anomaly.columns(rows) if "." not in c]
+            odd = f"; {len(found)} anomalous" if found else ""
+            parts = " | ".join(f"{c} {anomaly.profile(rows, c)}" for c in cols)
+            self.plan.insert(starts[0], f"{ind}[thresher: {n} items{odd}; keys: {parts}]")
+        for a, b in elide.gaps(keep, n):
+            what = f"#{a}" if a == b else f"#{a}-#{b}"
+            self.plan.drop(starts[a], ends[b], f"{ind}[thresher: {b - a + 1} more item"
+                           f"{'s' if b > a else ''} not shown ({what})]")
+        for i in keep:
+            self.member(items[i], starts[i], ends[i], depth + 1)
+
+    def mapping(self, node, depth: int) -> None:
+        pairs = node.value
+        n = len(pairs)
+        if not n:
+            return
+        starts = [k.start_mark.line for k, _ in pairs]
+        if len(set(starts)) != n:
+            return
+        keep = elide.sample(n, self.keys * (4 if depth <= 1 else 1), {}, 0)
+        last_k, last_v = pairs[-1]
+        ends = starts[1:] + [self.content_end(starts[-1], _end(last_v, last_k.start_mark.column))]
+        ind = elide.indent_of(self.lines[starts[0]])
+        for a, b in elide.gaps(keep, n):
+            names = ", ".join(k.value for k, _ in pairs[a:b + 1])
+            if len(names) > 240:
+                names = f"{pairs[a][0].value} … {pairs[b][0].value}"
+            self.plan.drop(starts[a], ends[b], f"{ind}[thresher: {b - a + 1} more key"
+                           f"{'s' if b > a else ''} not shown: {names}]")
+        for i in keep:
+            self.member(pairs[i][1], starts[i], ends[i], depth + 1)
+
+    def text(self, node) -> None:
+        first = node.start_mark.line + 1  # the line after the `|` / `>` indicator
+        end = _end(node, 0)
+        while end > first and not self.lines[end - 1].strip():
+            end -= 1
+        if end - first > self.block + 1:
+            ind = elide.indent_of(self.lines[first])
+            n = end - first - self.block
+            self.plan.drop(first + self.block, end,
+                           f"{ind}[thresher: {n} more line{'s' if n > 1 else ''} of this text not shown]")
+
+
+def _fits(view: list[str], budget: dict) -> bool:
+    return len(view) <= budget["max_lines"] and estimate("\n".join(view)) <= budget["max_tokens"]
+
+
+def run(payload, params, ctx):
+    """The shortened document, or ``None`` (fits the budget, or not composable YAML)."""
+    if _fits(list(payload.lines), ctx.budget):
+        return None
+    text = "\n".join(payload.source)
+    if len(text) > params["max_bytes"]:
+        return None
+    import yaml
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        docs = [d for d in yaml.compose_all(text, Loader=loader) if d is not None]
+    except yaml.YAMLError:
+        return None
+    if not docs or all(isinstance(d, yaml.ScalarNode) for d in docs):
+        return None
+    lines = list(payload.source)
+    levels = LEVELS if compressibility(text) <= params["max_ratio"] else LEVELS[:GENTLE]
+    cache: dict = {}
+    for level in levels:
+        walker = Walker(lines, level, cache)
+        for doc in docs:
+            walker.node(doc, 0)
+        view, origin = elide.assemble(payload, walker.plan)
+        if _fits(view, ctx.budget):
+            break
+    if len(view) >= len(lines) and estimate("\n".join(view)) >= estimate(payload.text()):
+        return None
+    return payload.with_view(view, origin)

@@ -1,0 +1,181 @@
+"""A lexeme-preserving JSON reader and writer, shared by the lossless tier and the JSON crusher.
+
+Values are kept as the exact text they had in the input (``"caf\\u00e9"`` stays escaped, ``1.50``
+keeps its zero), so whatever a stage shows of a value appears in the input verbatim (INV-3), and a
+re-indented document can be compared byte for byte with the original. Containers are :class:`Obj`
+(a list of ``(key lexeme, value)`` pairs, in input order, duplicates kept) and :class:`Arr`; a
+scalar is its lexeme string. The parser is iterative, so deeply nested input cannot overflow the
+Python stack. orjson is the fast gate: text it refuses is not parsed further.
+"""
+
+from __future__ import annotations
+
+import re
+
+TOKEN_RE = re.compile(
+    r'[ \t\n\r]*(?:("(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")'
+    r"|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)|(true|false|null)|([{}\[\]:,]))")
+_TRAILING_WS = re.compile(r"[ \t\n\r]*\Z")
+
+
+class Obj(list):
+    """A JSON object: ``[(key_lexeme, value), ...]`` in input order."""
+
+    __slots__ = ()
+
+
+class Arr(list):
+    """A JSON array: ``[value, ...]``."""
+
+    __slots__ = ()
+
+
+def tokens(text: str) -> list[str] | None:
+    """The JSON tokens of ``text`` (whitespace dropped), or ``None`` when it is not tokenisable."""
+    out, pos, n = [], 0, len(text)
+    match = TOKEN_RE.match
+    while True:
+        m = match(text, pos)
+        if m is None:
+            return out if _TRAILING_WS.match(text, pos) else None
+        tok = m.group(m.lastindex)
+        out.append(tok)
+        pos = m.end()
+        if pos >= n:
+            return out
+
+
+def build(toks: list[str]):
+    """The tree of a token list, or ``None`` when the tokens are not exactly one JSON value."""
+    stack: list = []
+    root, key, state = None, None, "value"
+    for tok in toks:
+        c = tok[0]
+        if state == "end":
+            return None
+        if state in ("key", "key|close"):
+            if c == "}" and state == "key|close":
+                state = _close(stack, "}")
+            elif c == '"':
+                key, state = tok, "colon"
+            else:
+                return None
+        elif state == "colon":
+            if c != ":":
+                return None
+            state = "value"
+        elif state in ("value", "value|close"):
+            if c == "]" and state == "value|close":
+                state = _close(stack, "]")
+                continue
+            if c in "}],:":
+                return None
+            node = Obj() if c == "{" else Arr() if c == "[" else tok
+            if not stack:
+                root = node
+            elif isinstance(stack[-1], Obj):
+                stack[-1].append((key, node))
+            else:
+                stack[-1].append(node)
+            if c in "{[":
+                stack.append(node)
+                state = "key|close" if c == "{" else "value|close"
+            else:
+                state = "sep" if stack else "end"
+        else:  # "sep": a comma or the closing bracket of the open container
+            if c == ",":
+                state = "key" if isinstance(stack[-1], Obj) else "value"
+            elif c in "}]":
+                state = _close(stack, c)
+            else:
+                return None
+        if state is None:
+            return None
+    return root if state == "end" else None
+
+
+def _close(stack: list, bracket: str) -> str | None:
+    """Pop the open container if ``bracket`` closes it; the next parser state (None: mismatch)."""
+    if not stack or (bracket == "}") != isinstance(stack[-1], Obj):
+        return None
+    stack.pop()
+    return "sep" if stack else "end"
+
+
+def parse(text: str):
+    """The lexeme tree of ``text``, or ``None`` when it is not one valid JSON document."""
+    head = text.lstrip()[:1]
+    if not head or head not in '{["-0123456789tfn':
+        return None
+    import orjson
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    toks = tokens(text)
+    return None if toks is None else build(toks)
+
+
+def minify(node) -> str:
+    """``node`` serialised with no whitespace at all (the lexemes, joined)."""
+    if isinstance(node, Obj):
+        return "{" + ",".join(k + ":" + minify(v) for k, v in node) + "}"
+    if isinstance(node, Arr):
+        return "[" + ",".join(minify(v) for v in node) + "]"
+    return node
+
+
+def pretty(toks: list[str], indent: str, colon: str = ": ") -> str:
+    """The tokens laid out as the common pretty-printers do (``json.dumps(indent=…)``, jq,
+    ``JSON.stringify(x, null, n)``): one member per line, ``colon`` after keys, empty containers
+    as ``{}``/``[]``."""
+    out, depth, n = [], 0, len(toks)
+    for i, tok in enumerate(toks):
+        c = tok[0]
+        if c in "{[":
+            out.append(tok)
+            if i + 1 < n and toks[i + 1] in ("}", "]"):
+                continue
+            depth += 1
+            out.append("\n" + indent * depth)
+        elif c in "}]":
+            if toks[i - 1] not in ("{", "["):
+                depth -= 1
+                out.append("\n" + indent * depth)
+            out.append(tok)
+        elif c == ",":
+            out.append(",\n" + indent * depth)
+        elif c == ":":
+            out.append(colon)
+        else:
+            out.append(tok)
+    return "".join(out)
+
+
+def detect_colon(text: str) -> str:
+    """The key separator of pretty-printed ``text``: ``": "`` (the common one) or ``":"``."""
+    m = re.search(r'"(?:[^"\\\n]|\\.)*"(:\s?)', text)
+    return ":" if m is not None and m.group(1) == ":" else ": "
+
+
+def detect_indent(text: str) -> str | None:
+    """The indent unit of pretty-printed JSON ``text`` (from its second line), or ``None``."""
+    lines = text.split("\n", 2)
+    if len(lines) < 2:
+        return None
+    second = lines[1]
+    unit = second[:len(second) - len(second.lstrip(" \t"))]
+    return unit or None
+
+
+def parse_shared(text: str, ctx):
+    """:func:`parse`, remembered for this run in ``ctx.extras`` so that the lossless tier and the
+    crusher of one payload parse its text once."""
+    key = ("jsontree", len(text), hash(text))
+    memo = ctx.extras.get("jsontree") if ctx is not None else None
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    root = parse(text)
+    if ctx is not None:
+        ctx.extras["jsontree"] = (key, root)
+    return root

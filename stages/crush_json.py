@@ -206,6 +206,5 @@ def run(payload, params, ctx):
         lines = render(root, level, cache)
         if _fits(lines, ctx.budget):
             break
-    if estimate("\n".join(lines)) >= estimate(payload.text()):
-        return None
-    return Out("crushed", payload.with_view(lines, [SYNTHETIC] * len(lines)))
+    out = payload.with_view(lines, [SYNTHETIC] * len(lines))
+    return Out("crushed", out) if estimate(out.text()) < estimate(payload.text()) else None

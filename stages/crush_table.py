@@ -146,6 +146,8 @@ def run(payload, params, ctx):
     lines = list(payload.source)
     if _fits(list(payload.lines), ctx.budget):
         return None
+    if lines and lines[0].lstrip()[:1] in ("{", "["):
+        return None  # a JSON document: its "key": value, lines split on commas too
     delim = _delimiter(lines, params["delimiter"])
     if delim is None:
         return None
@@ -153,8 +155,9 @@ def run(payload, params, ctx):
     if t.width < 2 or len(t.rows) < 8:
         return None
     ragged = sum(1 for _, _, f in t.recs if len(f) > t.width)
-    if ragged > len(t.recs) // 10:
-        return None
+    thin = sum(1 for _, _, f in t.recs if sum(1 for x in f if x.strip()) < 2)
+    if ragged > len(t.recs) // 10 or thin > len(t.recs) // 2:
+        return None  # not a table: rows of one value and separators (prose, key: value, ...)
     found = anomaly.find(t.rows)
     cap = params["max_anomalies"]
     odd = set(anomaly.ranked(found, cap))
@@ -168,7 +171,8 @@ def run(payload, params, ctx):
     n = len(t.recs)
     if compressibility("\n".join(lines)) > params["max_ratio"]:
         view, origin = _assemble(lines, t, set(range(n)), sorted(set(fixed)), head)
-        return payload.with_view(view, origin) if len(view) < len(lines) else None
+        out = payload.with_view(view, origin)
+        return out if estimate(out.text()) < estimate(payload.text()) else None
     def attempt(count: int):
         tail = int(count * params["tail_share"])
         keep = set(range(count - tail)) | set(range(n - tail, n)) | odd | crit
@@ -188,7 +192,5 @@ def run(payload, params, ctx):
             best, lo = (view, origin), mid + 1
         else:
             hi = mid - 1
-    view, origin = best
-    if estimate("\n".join(view)) >= estimate(payload.text()):
-        return None
-    return payload.with_view(view, origin)
+    out = payload.with_view(*best)
+    return out if estimate(out.text()) < estimate(payload.text()) else None

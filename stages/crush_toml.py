@@ -180,6 +180,5 @@ def run(payload, params, ctx):
         view, origin = elide.assemble(payload, _plan(lines, headers, doc, level, cache))
         if _fits(view, ctx.budget):
             break
-    if len(view) >= len(lines):
-        return None
-    return payload.with_view(view, origin)
+    out = payload.with_view(view, origin)
+    return out if estimate(out.text()) < estimate(payload.text()) else None

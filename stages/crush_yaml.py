@@ -205,6 +205,5 @@ def run(payload, params, ctx):
         view, origin = elide.assemble(payload, walker.plan)
         if _fits(view, ctx.budget):
             break
-    if len(view) >= len(lines) and estimate("\n".join(view)) >= estimate(payload.text()):
-        return None
-    return payload.with_view(view, origin)
+    out = payload.with_view(view, origin)
+    return out if estimate(out.text()) < estimate(payload.text()) else None

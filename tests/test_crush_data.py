@@ -1,0 +1,181 @@
+"""The lossless tier and the data crushers on real captured outputs (tests/fixtures/data-*.json)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+from thresher.dataflow.api import compress
+from thresher.dataflow.executor import initial_payload
+from thresher.dataflow.markers import FOOTER_RE
+from thresher.dataflow.tokens import estimate
+from thresher.stages import crush_json, crush_table, crush_toml, crush_yaml, lossless
+
+from .conftest import FIXTURES, fixture_case
+
+DATA = sorted(n[:-5] for n in os.listdir(FIXTURES) if n.startswith("data-") and n.endswith(".json"))
+
+
+class Ctx:
+    """A stage context with the json graph's budget."""
+
+    def __init__(self, max_lines: int = 400, max_tokens: int = 4000) -> None:
+        self.budget = {"max_lines": max_lines, "max_tokens": max_tokens}
+        self.extras: dict = {}
+
+
+def _run(case: dict):
+    return compress(case["stdout"], command=case["command"], exit_code=case["exit_code"], trace=True)
+
+
+@pytest.mark.parametrize("cid", DATA)
+def test_every_fact_kept_verbatim_exact_and_never_larger(cid):
+    """Each data fixture keeps its must_keep facts; verbatim ones come back byte-exact."""
+    case = fixture_case(cid)
+    res = _run(case)
+    for fact in case["must_keep"]:
+        assert fact in res.text + case["stderr"], fact
+    if case["verbatim"]:
+        assert res.output == case["stdout"].encode()
+    assert estimate(res.text) <= estimate(case["stdout"])
+    assert _run(case).output == res.output  # deterministic, byte-stable
+
+
+def test_lock_files_and_manifests_pass_byte_exact_even_when_huge():
+    """`cat uv.lock` (98 KB) and `cat package.json` are read by tools: byte-exact."""
+    for cid in ("data-toml-uv-lock-cat", "data-json-package-json-cat"):
+        res = _run(fixture_case(cid))
+        assert res.emission.decision == "verbatim", cid
+
+
+def test_uniform_json_array_becomes_a_verified_table():
+    """`jq . packages.json` fits as a table: no value lost, and the table inverts to the input."""
+    case = fixture_case("data-json-packages-jq")
+    res = _run(case)
+    lines = res.text.splitlines()
+    n = len(json.loads(case["stdout"]))
+    assert lines[0] == lossless.TABLE_HEAD.format(n=n)
+    assert lines[1] == '"name","version"'
+    table = lines[:-1]  # without the footer
+    assert lossless.json_untable(table, "  ") == case["stdout"].rstrip("\n")
+    assert FOOTER_RE.match(lines[-1])
+
+
+def test_lossless_json_declines_on_layouts_it_cannot_restore():
+    """Hand-formatted JSON (an inline object) is not re-indentable: both forms decline."""
+    text = '{\n  "a": { "b": 1 },\n  "c": [1, 2]\n}'
+    assert lossless.json_compact(text) is None
+    assert lossless.json_table('[\n  {"a": 1},\n  {"a": 2}\n]') is None
+
+
+def test_runs_fold_with_exact_counts_and_decline_on_lookalike_lines():
+    """A run of identical lines folds to one line and a count; an input line shaped like the count
+    line makes the inverse ambiguous, so the stage declines."""
+    params = {"json_forms": False, "runs": True, "min_run": 3, "min_blank_run": 3, "max_json_bytes": 1 << 20}
+    p = initial_payload(("start\n" + "same old line\n" * 30 + "\n" * 40 + "end\n").encode())
+    out = lossless.run(p, params, Ctx(2, 2))
+    assert list(out.lines) == ["start", "same old line", lossless.RUN_LINE.format(n=29), "",
+                               lossless.BLANK_LINE.format(n=39), "end"]
+    assert lossless.expand_runs(list(out.lines)) == list(p.lines)
+    tricky = initial_payload(("same old line\n" * 30 + lossless.RUN_LINE.format(n=2) + "\n").encode())
+    assert lossless.run(tricky, params, Ctx(2, 2)) is None
+
+
+def test_cars_keeps_every_row_with_a_null_and_counts_the_rest_exactly():
+    """jq . cars.json: all 14 rows with a null field are kept; the schema line and the gap lines
+    add up to the 406 objects."""
+    case = fixture_case("data-json-cars-jq")
+    cars = json.loads(case["stdout"])
+    text = _run(case).text
+    for car in cars:
+        if car["Miles_per_Gallon"] is None or car["Horsepower"] is None:
+            assert json.dumps(car["Name"]) in text
+    assert "[thresher: 406 objects; 14 anomalous;" in text
+    assert '"Miles_per_Gallon" num 398 null 8' in text
+    rows = [line for line in text.splitlines() if line.startswith(' "')]
+    gaps = [int(m) for m in re.findall(r"\[thresher: (\d+) more items? not shown", text)]
+    assert len(rows) + sum(gaps) == 406
+
+
+def test_recorded_api_session_keeps_non_200_calls():
+    """A GitHub API recording: every call with a non-200 status is shown with its path."""
+    case = fixture_case("data-json-octokit-project-cards")
+    text = _run(case).text
+    for rec in json.loads(case["stdout"]):
+        if rec["status"] != 200:
+            assert json.dumps(rec["path"]) in text
+
+
+def test_csv_rows_are_byte_exact_and_gaps_count_every_row():
+    """head -n 1500 airports.csv: header, schema, rows with empty fields, exact gap counts."""
+    case = fixture_case("data-csv-airports-head")
+    text = _run(case).text
+    src = case["stdout"].splitlines()
+    body = [line for line in text.splitlines() if not line.startswith("[thresher:")]
+    assert all(line in src for line in body)
+    gaps = sum(int(n) for n in re.findall(r"^\[thresher: (\d+) rows not shown\]$", text, re.M))
+    assert len(body) - 1 + gaps == len(src) - 1
+    assert "[thresher: 1499 rows × 7 columns (comma-separated)" in text
+
+
+def test_tsv_schema_names_the_columns_from_the_header():
+    """sqlite3 -tabs: the header names the columns of the schema lines."""
+    text = _run(fixture_case("data-tsv-airports-sqlite")).text
+    for col in ("iata", "name", "city", "state", "country", "latitude", "longitude"):
+        assert f"[thresher: column {col}: " in text
+
+
+def test_incompressible_table_is_not_sampled():
+    """Random hex test vectors: the gzip probe skips row sampling (trim's head + tail instead)."""
+    res = _run(fixture_case("data-csv-random-hex-head"))
+    stages = {s["node"]: s["decision"] for s in res.as_dict()["trace"]["stages"]}
+    assert stages["crush"] == "declined" and stages["trim"] == "applied"
+
+
+def test_yaml_items_with_nulls_are_kept_and_lines_are_byte_exact():
+    """yq -y . cars.json: the 14 items with a null are kept; kept lines are source lines."""
+    case = fixture_case("data-yaml-cars-yq")
+    text = _run(case).text
+    src = set(case["stdout"].splitlines())
+    assert text.count("Miles_per_Gallon: null") == 8 and text.count("Horsepower: null") == 6
+    assert all(line in src for line in text.splitlines() if "[thresher:" not in line)
+
+
+def test_toml_lock_head_lists_dropped_entries_by_name():
+    """head -n 500 uv.lock: dropped [[package]] entries are counted and named."""
+    text = _run(fixture_case("data-toml-uv-lock-head")).text
+    assert re.search(r"\[thresher: \d+ more \[\[package\]\] entr(?:y|ies) not shown \(#\d+(?:-#\d+)?\): ", text)
+
+
+def test_failing_jq_stream_is_not_crushed():
+    """A jq run that failed half-way printed several documents: no crusher claims it."""
+    case = fixture_case("data-json-cars-stream-fail")
+    assert case["exit_code"] != 0
+    p = initial_payload(case["stdout"].encode())
+    assert crush_json.run(p, {"max_bytes": 1 << 24, "max_ratio": 0.5}, Ctx(10, 100)) is None
+
+
+def test_crushers_decline_on_the_wrong_shape():
+    """Each crusher returns None on input of another format."""
+    csv_text = fixture_case("data-csv-weather-sqlite")["stdout"]
+    json_text = fixture_case("data-json-cars-jq")["stdout"]
+    yaml_text = fixture_case("data-yaml-cars-yq")["stdout"]
+    small = Ctx(10, 100)
+    tree = {"max_ratio": 0.5, "max_bytes": 1 << 24}
+    assert crush_json.run(initial_payload(csv_text.encode()), {"max_bytes": 1 << 24, "max_ratio": 0.5},
+                          small) is None
+    assert crush_table.run(initial_payload(json_text.encode()), {"delimiter": "", "max_ratio": 0.5,
+                                                                 "max_anomalies": 60, "tail_share": 0.25},
+                           small) is None
+    assert crush_yaml.run(initial_payload(csv_text.encode()), tree, small) is None
+    assert crush_toml.run(initial_payload(yaml_text.encode()), tree, small) is None
+
+
+def test_small_documents_pass_whole():
+    """Within the budget nothing is rewritten: the agent reads the document as printed."""
+    doc = json.dumps([{"name": f"pkg{i}", "version": "1.0"} for i in range(20)], indent=2)
+    res = compress(doc, command="jq . packages.json", exit_code=0)
+    assert res.output == doc.encode()

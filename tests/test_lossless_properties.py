@@ -1,0 +1,136 @@
+"""Property tests: the lossless tier round-trips on arbitrary input; the data crushers never inflate."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from thresher.dataflow.executor import initial_payload
+from thresher.dataflow.payload import SYNTHETIC
+from thresher.dataflow.tokens import estimate
+from thresher.stages import crush_json, crush_table, crush_yaml, lossless
+from thresher.stages import jsontree as jt
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12),
+                    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=30))
+json_values = st.recursive(scalars, lambda kids: st.one_of(
+    st.lists(kids, max_size=6), st.dictionaries(st.text(max_size=10), kids, max_size=6)), max_leaves=40)
+line_lists = st.lists(st.one_of(st.sampled_from(["", "", "a", "a", "x = 1", "[thresher: 2 more blank lines]",
+                                                 "[thresher: previous line repeated 1 more times]"]),
+                                st.text(alphabet="ab \t", max_size=4)), max_size=60)
+
+
+class Ctx:
+    """A stage context with a small budget, so that every stage has work to do."""
+
+    def __init__(self, max_lines: int = 5, max_tokens: int = 60) -> None:
+        self.budget = {"max_lines": max_lines, "max_tokens": max_tokens}
+        self.extras: dict = {}
+
+
+def _payload(text: str):
+    return initial_payload(text.encode("utf-8", "surrogatepass"))
+
+
+@SETTINGS
+@given(line_lists, st.integers(2, 5), st.booleans())
+def test_run_collapse_round_trips(lines, min_run, blank):
+    """Folded runs expand back to the exact lines (or nothing folds)."""
+    out = lossless.collapse_runs(lines, min_run, blank)
+    if out is not None and not any(lossless.expand_runs([t]) != [t] for t in lines):
+        assert lossless.expand_runs([t for t, _ in out]) == lines
+
+
+@SETTINGS
+@given(line_lists)
+def test_lossless_stage_output_expands_to_its_input(lines):
+    """Whatever the input (count-line look-alikes included), an applied text transform inverts exactly."""
+    p = _payload("\n".join(lines) + "\n")
+    params = {"json_forms": False, "runs": True, "min_run": 3, "min_blank_run": 3, "max_json_bytes": 1 << 20}
+    out = lossless.run(p, params, Ctx(max_lines=1, max_tokens=1))
+    if out is not None:
+        assert lossless.expand_runs(list(out.lines)) == list(p.lines)
+        assert all(line == p.source[o] for line, o in zip(out.lines, out.origin) if o != SYNTHETIC)
+
+
+@SETTINGS
+@given(json_values, st.sampled_from([1, 2, 4, "\t"]), st.booleans())
+def test_json_forms_invert_byte_for_byte(value, indent, ascii_only):
+    """JSON compaction and the table form re-indent to the exact input; canonical input is handled."""
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+    compact = lossless.json_compact(text)
+    if compact is not None:
+        assert lossless.json_uncompact(compact[0], compact[1], jt.detect_colon(text)) == text
+    elif isinstance(value, (dict, list)) and value:
+        # a container always compacts unless its first member sits on the first line (cannot happen)
+        raise AssertionError(f"canonical JSON not compacted: {text[:80]!r}")
+    table = lossless.json_table(text)
+    if table is not None:
+        assert lossless.json_untable(table[0], table[1], jt.detect_colon(text)) == text
+
+
+@SETTINGS
+@given(json_values)
+def test_lexeme_tree_minifies_like_the_json_module(value):
+    """The lexeme-preserving parser reads what json.dumps writes and writes it back minified."""
+    text = json.dumps(value, indent=2)
+    root = jt.parse(text)
+    assert root is not None
+    assert jt.minify(root) == json.dumps(value, separators=(",", ":"))
+
+
+@SETTINGS
+@given(st.text(alphabet="ab\x1b[31m0;K\n", max_size=80))
+def test_sgr_strip_keeps_the_visible_text(text):
+    """Only colour sequences go, and only when nothing else would change what a terminal shows."""
+    out = lossless.strip_sgr(text)
+    if out is not None:
+        assert "\x1b" not in out and out == lossless._SGR_RE.sub("", text)
+
+
+rows = st.lists(st.fixed_dictionaries({
+    "id": st.integers(0, 10**6), "status": st.sampled_from([200, 200, 200, 404, 500]),
+    "name": st.text(alphabet="abcdef ", min_size=1, max_size=12),
+    "score": st.one_of(st.none(), st.floats(-1e6, 1e6, allow_nan=False)),
+}), min_size=1, max_size=120)
+
+
+@SETTINGS
+@given(rows, st.integers(20, 400))
+def test_crush_json_never_inflates_and_shows_only_input_values(records, max_tokens):
+    """crush-json output is never larger than its input, and every value it shows is an input lexeme."""
+    from thresher.property.relayout import values_from_input
+    text = json.dumps(records, indent=2)
+    p = _payload(text + "\n")
+    out = crush_json.run(p, {"max_bytes": 1 << 22, "max_ratio": 1.0}, Ctx(10, max_tokens))
+    if out is not None:
+        view = out.payload
+        assert estimate(view.text()) < estimate(p.text())
+        for line in view.lines:
+            assert line.lstrip().startswith("[thresher: ") or values_from_input(line, text), line
+
+
+@SETTINGS
+@given(rows, st.integers(20, 400))
+def test_table_and_yaml_crushers_never_inflate_and_keep_lines_byte_exact(records, max_tokens):
+    """crush-table and crush-yaml keep source lines byte-exact and never grow the view."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=["id", "status", "name", "score"], lineterminator="\n")
+    w.writeheader()
+    w.writerows(records)
+    import yaml
+    for stage, text, params in (
+            (crush_table, buf.getvalue(), {"delimiter": "", "max_ratio": 1.0, "max_anomalies": 60,
+                                           "tail_share": 0.25}),
+            (crush_yaml, yaml.safe_dump(records, sort_keys=False), {"max_ratio": 1.0, "max_bytes": 1 << 22})):
+        p = _payload(text)
+        out = stage.run(p, params, Ctx(10, max_tokens))
+        if out is not None:
+            assert estimate(out.text()) < estimate(p.text())
+            assert all(line == p.source[o] for line, o in zip(out.lines, out.origin) if o != SYNTHETIC)

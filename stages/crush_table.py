@@ -141,11 +141,9 @@ def _fits(view: list[str], budget: dict) -> bool:
     return len(view) <= budget["max_lines"] and estimate("\n".join(view)) <= budget["max_tokens"]
 
 
-def run(payload, params, ctx):
-    """The crushed table, or ``None`` (fits the budget, or not a table)."""
+def _table(payload, params) -> Table | None:
+    """The table in ``payload.source``, or ``None`` when it does not look like one."""
     lines = list(payload.source)
-    if _fits(list(payload.lines), ctx.budget):
-        return None
     if lines and lines[0].lstrip()[:1] in ("{", "["):
         return None  # a JSON document: its "key": value, lines split on commas too
     delim = _delimiter(lines, params["delimiter"])
@@ -158,25 +156,22 @@ def run(payload, params, ctx):
     thin = sum(1 for _, _, f in t.recs if sum(1 for x in f if x.strip()) < 2)
     if ragged > len(t.recs) // 10 or thin > len(t.recs) // 2:
         return None  # not a table: rows of one value and separators (prose, key: value, ...)
+    return t
+
+
+def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
+    """The view with every anomalous row (fewer if they alone overflow the budget) and as many
+    head and tail rows as the budget holds."""
+    lines, n = list(payload.source), len(t.recs)
     found = anomaly.find(t.rows)
     cap = params["max_anomalies"]
     odd = set(anomaly.ranked(found, cap))
-    crit = {k for k, (a, b, _) in enumerate(t.recs) if payload.failed and
-            any(payload.tiers[i] == CRITICAL for i in range(a, b))}
-    fixed = sorted(({0, t.preamble - 1} if t.preamble else set()) | ({t.header} if t.header is not None
-                                                                  else set()))
-    fixed += [i for i in range(t.preamble) if payload.failed and payload.tiers[i] == CRITICAL
-              and i not in fixed]
     head = _schema(t, found, len(odd))
-    n = len(t.recs)
-    if compressibility("\n".join(lines)) > params["max_ratio"]:
-        view, origin = _assemble(lines, t, set(range(n)), sorted(set(fixed)), head)
-        out = payload.with_view(view, origin)
-        return out if estimate(out.text()) < estimate(payload.text()) else None
+
     def attempt(count: int):
         tail = int(count * params["tail_share"])
         keep = set(range(count - tail)) | set(range(n - tail, n)) | odd | crit
-        return _assemble(lines, t, keep, sorted(set(fixed)), head)
+        return _assemble(lines, t, keep, fixed, head)
 
     best = attempt(0)
     while not _fits(best[0], ctx.budget) and odd:  # too many anomalies for the budget: fewer
@@ -192,5 +187,27 @@ def run(payload, params, ctx):
             best, lo = (view, origin), mid + 1
         else:
             hi = mid - 1
-    out = payload.with_view(*best)
+    return best
+
+
+def run(payload, params, ctx):
+    """The crushed table, or ``None`` (fits the budget, or not a table)."""
+    if _fits(list(payload.lines), ctx.budget):
+        return None
+    t = _table(payload, params)
+    if t is None:
+        return None
+    failed, tiers = payload.failed, payload.tiers
+    crit = {k for k, (a, b, _) in enumerate(t.recs) if failed and
+            any(tiers[i] == CRITICAL for i in range(a, b))}
+    fixed = ({0, t.preamble - 1} if t.preamble else set()) | ({t.header} if t.header is not None
+                                                             else set())
+    fixed |= {i for i in range(t.preamble) if failed and tiers[i] == CRITICAL}
+    lines = list(payload.source)
+    if compressibility("\n".join(lines)) > params["max_ratio"]:  # no row sampling
+        view = _assemble(lines, t, set(range(len(t.recs))), sorted(fixed),
+                         _schema(t, anomaly.find(t.rows), 0))
+    else:
+        view = _fill(payload, params, ctx, t, sorted(fixed), crit)
+    out = payload.with_view(*view)
     return out if estimate(out.text()) < estimate(payload.text()) else None

@@ -41,9 +41,11 @@ def _payload(text: str):
 @SETTINGS
 @given(line_lists, st.integers(2, 5), st.booleans())
 def test_run_collapse_round_trips(lines, min_run, blank):
-    """Folded runs expand back to the exact lines (or nothing folds)."""
+    """Folded runs expand back to the exact lines, unless the input holds count-line look-alikes
+    (then the stage's run-time check declines, see the next test)."""
     out = lossless.collapse_runs(lines, min_run, blank)
-    if out is not None and not any(lossless.expand_runs([t]) != [t] for t in lines):
+    lookalike = any(lossless._RUN_RE.match(t) or lossless._BLANK_RE.match(t) for t in lines)
+    if out is not None and not lookalike:
         assert lossless.expand_runs([t for t, _ in out]) == lines
 
 

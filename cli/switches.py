@@ -38,6 +38,8 @@ def ledger_disabled() -> bool:
 
 def scope() -> str:
     """The current reader scope ("" without a session id)."""
+    if not os.environ.get("THRESHER_SESSION", "").strip():
+        return ""  # the common case: no session, and no store modules imported for it
     from thresher.stores.sessions import scope_from_env
     return scope_from_env()
 

@@ -15,9 +15,9 @@ COMMANDS = {
     "graph": ("thresher.cmd_graph", "check, list and draw graphs"),
     "check": ("thresher.cmd_check", "property-test a graph against the invariants"),
     "expand": ("thresher.cmd_expand", "print an archived original (byte-exact) by handle"),
+    "read": ("thresher.cmd_read", "read a file: outline, signatures, a section, lines, or anchored"),
     "gain": ("thresher.cmd_gain", "report tokens saved (signed, bounces counted) per command/class/day"),
     "session": ("thresher.cmd_session", "reset or show reader scopes of the session ledger"),
-    "read": ("thresher.cmd_read", "read a file: outline, signatures, a section, lines, or anchored"),
     "rewrite": ("thresher.cmd_rewrite", "route a shell line's commands through thresher run"),
 }
 

@@ -33,6 +33,14 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
     _entry("distill-unittest", "distill", "distill_unittest", "DistillUnittestParams",
            "unittest: drop passing progress dots (counted); keep failures and the Ran/OK lines",
            emits_summaries=True),
+    _entry("distill-npm", "distill", "distill_npm", "DistillNpmParams",
+           "npm/pnpm/yarn: drop deprecation, funding and progress lines and passing tests (counted); "
+           "keep error blocks, failures and the added/audit summaries", accepts=("npm",),
+           emits_summaries=True),
+    _entry("distill-pip", "distill", "distill_pip", "DistillPipParams",
+           "pip/uv install: fold Collecting/Downloading/cached/already-satisfied runs into counts; "
+           "keep requested packages, errors and the Successfully installed line", accepts=("pip",),
+           emits_summaries=True),
     _entry("distill-git-status", "distill", "distill_git_status", "DistillGitStatusParams",
            "git status: drop the (use \"git ...\") hints; over budget, water-fill the file rows of "
            "every section (counted per section)", ports=("out", "done"), emits_summaries=True),
@@ -72,27 +80,19 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
     _entry("markdown-outline", "distill", "distill_markdown", "MarkdownOutlineParams",
            "long markdown: every heading, the best lines by BM25/position/salience, sections "
            "elided with exact counts; `--mode section:NAME` slices one section", emits_summaries=True),
-    _entry("distill-npm", "distill", "distill_npm", "DistillNpmParams",
-           "npm/pnpm/yarn: drop deprecation, funding and progress lines and passing tests (counted); "
-           "keep error blocks, failures and the added/audit summaries", accepts=("npm",),
-           emits_summaries=True),
-    _entry("distill-pip", "distill", "distill_pip", "DistillPipParams",
-           "pip/uv install: fold Collecting/Downloading/cached/already-satisfied runs into counts; "
-           "keep requested packages, errors and the Successfully installed line", accepts=("pip",),
-           emits_summaries=True),
-    _entry("html-outline", "distill", "distill_html", "HtmlOutlineParams",
-           "long HTML page: heading and anchor rows, the best visible-text rows (script, style, "
-           "nav dropped), the rest elided with exact counts; sections by name", emits_summaries=True),
-    _entry("prose", "distill", "distill_prose", "ProseParams",
-           "long prose (text files, manual pages): headings, definition terms and the best lines "
-           "by BM25/position/salience, the rest elided with exact counts", emits_summaries=True),
     _entry("distill-env", "distill", "distill_env", "DistillEnvParams",
            "env/printenv: every name kept; secret values (by name or shape) and huge noise values "
            "replaced by NAME=[thresher: value masked, N chars] summary lines", accepts=("env",),
            emits_summaries=True),
+    _entry("html-outline", "distill", "distill_html", "HtmlOutlineParams",
+           "long HTML page: heading and anchor rows, the best visible-text rows (script, style, "
+           "nav dropped), the rest elided with exact counts; sections by name", emits_summaries=True),
     _entry("distill-http", "distill", "distill_http", "DistillHttpParams",
            "curl/wget: drop progress meters, data markers, TLS record lines and wget dot rows "
            "(counted); headers, bodies and errors byte-exact", accepts=("http",), emits_summaries=True),
+    _entry("prose", "distill", "distill_prose", "ProseParams",
+           "long prose (text files, manual pages): headings, definition terms and the best lines "
+           "by BM25/position/salience, the rest elided with exact counts", emits_summaries=True),
     _entry("distill-docker", "distill", "distill_docker", "DistillDockerParams",
            "docker build/pull: drop digests, status and layer bookkeeping and the output of steps "
            "that passed (counted); a failing step stays whole; ps/images rows untouched",

@@ -77,7 +77,15 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
     blocks already delivered to ``scope``; the final emission is then recorded as delivered.
     """
     t0 = time.perf_counter()
-    raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else bytes(data)
+    if isinstance(data, str):
+        # surrogateescape restores bytes that were decoded with it; any other lone surrogate is
+        # kept as its UTF-8-like encoding rather than raising (the API never raises on input).
+        try:
+            raw = data.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            raw = data.encode("utf-8", "surrogatepass")
+    else:
+        raw = bytes(data)
     tr = Trace(keep_text=keep_text) if trace else StageLog()
     if len(raw) > MAX_INPUT:
         em = Emission(raw, "raw", f"input larger than {MAX_INPUT} bytes passes through")

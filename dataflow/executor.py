@@ -57,19 +57,21 @@ def _alarm(signum, frame):  # noqa: ARG001 - signal handler signature
 def call_with_deadline(fn, args: tuple, seconds: float):
     """Call ``fn(*args)``; raise :class:`StageTimeout` when it runs longer than ``seconds``.
 
-    Uses a real-time interval timer in the main thread; elsewhere the overrun is detected after the
-    call returns (the result is then discarded all the same).
+    Uses a real-time interval timer in the main thread (it interrupts a runaway stage); the elapsed
+    time is also checked after the call returns, because a stage with a broad ``except`` may swallow
+    the timer's exception, and off the main thread there is no timer at all.
     """
+    t0 = time.perf_counter()
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
         old = signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            return fn(*args)
+            result = fn(*args)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old)
-    t0 = time.perf_counter()
-    result = fn(*args)
+    else:
+        result = fn(*args)
     if time.perf_counter() - t0 > seconds:
         raise StageTimeout("stage time budget overrun")
     return result

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC
 
+from thresher.dataflow.tokens import estimate
+
 from .text import skeleton
 
 SUMMARY = "[thresher: {n} similar lines folded]"
@@ -30,10 +32,16 @@ def _runs(payload, exact: bool) -> list[tuple[int, int]]:
     return runs
 
 
+def _worth_folding(folded: "tuple[str, ...]") -> bool:
+    """True when the summary line is cheaper than the lines it would replace (blank runs are not)."""
+    return estimate("\n".join(folded)) > estimate(SUMMARY.format(n=len(folded)))
+
+
 def run(payload, params, ctx):
     """The folded view, or ``None`` when no run is long enough."""
     last = 1 if params.get("keep_last") else 0
-    runs = [r for r in _runs(payload, params["exact_only"]) if r[1] - r[0] >= params["min_run"] + last]
+    runs = [r for r in _runs(payload, params["exact_only"]) if r[1] - r[0] >= params["min_run"] + last
+            and _worth_folding(payload.lines[r[0] + 1:r[1] - last])]
     if not runs:
         return None
     lines, origin = [], []

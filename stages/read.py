@@ -1,7 +1,8 @@
 """Read: decode, strip ANSI/OSC escapes and carriage-return redraws, clip huge lines.
 
 The new source is the cleaned text (the raw bytes stay untouched for the archive); the view is that
-source with lines longer than ``max_line_chars`` clipped, each saying how many characters were cut.
+source with lines longer than ``max_line_chars`` clipped, each saying how many characters were cut
+(except a failing command's error lines, which pass whole).
 Declines when there is nothing to clean or clip.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from thresher.dataflow.markers import clip
 from thresher.dataflow.payload import IMPORTANT
 
-from .text import ANSI_RE
+from .text import ANSI_RE, ERROR_RE
 
 
 def _clean(line: str, params: dict) -> str:
@@ -31,6 +32,9 @@ def run(payload, params, ctx):
     if not any("\x1b" in s or "\r" in s or len(s) > limit for s in src):
         return None
     source = tuple(_clean(s, params) for s in src)
-    view = tuple(clip(s, limit) for s in source)
+    # A failing command's error lines pass byte-exact (INV-6), however long: never clip those.
+    failed = payload.failed
+    view = tuple(s if failed and len(s) > limit and ERROR_RE.search(s[:limit]) else clip(s, limit)
+                 for s in source)
     return payload.evolve(source=source, lines=view, origin=tuple(range(len(source))),
                           tiers=(IMPORTANT,) * len(source))

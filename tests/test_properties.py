@@ -234,17 +234,12 @@ def test_trim_may_keep_collapse_summaries(archive):
     assert len(res.output.splitlines()) <= plan["budget"]["max_lines"] + 1
 
 
-@pytest.mark.xfail(strict=True, reason="collapse folds runs of blank lines (equal skeletons) into a "
-                   "summary that costs more than the blank lines; the executor then rejects the "
-                   "whole stage (INV-2), losing its other folds too")
 def test_collapse_leaves_short_blank_runs_alone(archive):
     """Collapse does not fold a run whose summary is larger than the lines it replaces."""
     case = Case(b"first\n\n\n\nsecond\nthird\nfourth\nfifth\n", "make", 0)
     inv.check_no_rejections(case, inv.run_case(case, _plan("generic.default"), archive))
 
 
-@pytest.mark.xfail(strict=True, reason="Read clips lines over max_line_chars before Score sees them, "
-                   "so a long error line of a failing command is not kept byte-exact (INV-6)")
 def test_long_error_line_of_a_failing_command_is_byte_exact(archive):
     """An error line longer than Read's clip limit survives whole when the command failed."""
     plan = _plan("generic.default")
@@ -253,18 +248,11 @@ def test_long_error_line_of_a_failing_command_is_byte_exact(archive):
     inv.check_error_lines_kept(case, inv.run_case(case, plan, archive), plan)
 
 
-@pytest.mark.xfail(strict=True, reason="call_with_deadline relies on SIGALRM alone in the main "
-                   "thread: a stage (or a library it calls) with a broad `except Exception` swallows "
-                   "StageTimeout, overruns and its result is accepted as applied; the thread path's "
-                   "elapsed-time check after the call would catch it")
 def test_stage_that_swallows_the_timeout_still_fails_open(archive):
     """A stage that catches the timeout exception and overruns is still treated as failed."""
     inv.check_fail_open(_lossy_case(), _plan("generic.default"), archive, "trim", "swallow")
 
 
-@pytest.mark.xfail(strict=True, raises=UnicodeEncodeError, reason="compress() encodes a str input "
-                   "with surrogateescape outside its try block: a lone surrogate other than "
-                   "U+DC80..U+DCFF raises instead of passing through")
 def test_compress_never_raises_on_a_str_with_a_lone_surrogate():
     """The API returns a Result (raw passthrough at worst) for any str, even an unencodable one."""
     assert compress("ok\ud800\n", command="make").output

@@ -24,6 +24,7 @@ from thresher.dataflow.tokens import estimate
 from . import anomaly
 from . import jsontree as jt
 from .lossless import compressibility
+from .distill_common import over_budget
 
 # items per array, chars of prose strings, chars of other strings, depth, anomalies kept per array,
 # keys per object (objects are records more often than maps: they keep more members than arrays)
@@ -185,14 +186,11 @@ def render(root, level: tuple, cache: dict) -> list[str]:
     return out
 
 
-def _fits(lines: list[str], budget: dict) -> bool:
-    return len(lines) <= budget["max_lines"] and estimate("\n".join(lines)) <= budget["max_tokens"]
-
 
 def run(payload, params, ctx):
     """``Out("crushed", ...)`` with the crushed view, or ``None`` (fits, not JSON, or a failure's
     error lines that a re-laid-out view could not keep byte-exact)."""
-    if _fits(payload.lines, ctx.budget) or (payload.failed and CRITICAL in payload.tiers):
+    if not over_budget(payload.lines, ctx.budget) or (payload.failed and CRITICAL in payload.tiers):
         return None
     text = "\n".join(payload.source)
     if len(text) > params["max_bytes"]:
@@ -204,7 +202,7 @@ def run(payload, params, ctx):
     cache: dict = {}
     for level in levels:
         lines = render(root, level, cache)
-        if _fits(lines, ctx.budget):
+        if not over_budget(lines, ctx.budget):
             break
     out = payload.with_view(lines, [SYNTHETIC] * len(lines))
     return Out("crushed", out) if estimate(out.text()) < estimate(payload.text()) else None

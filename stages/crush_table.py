@@ -24,6 +24,7 @@ from thresher.dataflow.tokens import estimate
 
 from . import anomaly
 from .lossless import compressibility
+from .distill_common import over_budget
 
 _NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe"}
 
@@ -137,9 +138,6 @@ def _assemble(lines, t: Table, keep_recs: set[int], fixed: list[int], head: list
     return view, origin
 
 
-def _fits(view: list[str], budget: dict) -> bool:
-    return len(view) <= budget["max_lines"] and estimate("\n".join(view)) <= budget["max_tokens"]
-
 
 def _table(payload, params) -> Table | None:
     """The table in ``payload.source``, or ``None`` when it does not look like one."""
@@ -174,7 +172,7 @@ def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
         return _assemble(lines, t, keep, fixed, head)
 
     best = attempt(0)
-    while not _fits(best[0], ctx.budget) and odd:  # too many anomalies for the budget: fewer
+    while over_budget(best[0], ctx.budget) and odd:  # too many anomalies for the budget: fewer
         cap //= 2
         odd = set(anomaly.ranked(found, cap))
         head = _schema(t, found, len(odd))
@@ -183,7 +181,7 @@ def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
     while lo <= hi:  # the most head/tail rows that still fit
         mid = (lo + hi) // 2
         view, origin = attempt(mid)
-        if _fits(view, ctx.budget):
+        if not over_budget(view, ctx.budget):
             best, lo = (view, origin), mid + 1
         else:
             hi = mid - 1
@@ -192,7 +190,7 @@ def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
 
 def run(payload, params, ctx):
     """The crushed table, or ``None`` (fits the budget, or not a table)."""
-    if _fits(list(payload.lines), ctx.budget):
+    if not over_budget(list(payload.lines), ctx.budget):
         return None
     t = _table(payload, params)
     if t is None:

@@ -21,6 +21,7 @@ from thresher.dataflow.tokens import estimate
 
 from . import anomaly, elide
 from .lossless import compressibility
+from .distill_common import over_budget
 
 HEADER_RE = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_\-.\"' ]+?)\s*\]\]?\s*(?:#.*)?$")
 # entries per array of tables, lines per multi-line array, key lines per section, anomalies
@@ -152,13 +153,10 @@ def _section(lines, plan, start: int, end: int, arrays: int, keys_cap: int) -> N
         i = j
 
 
-def _fits(view: list[str], budget: dict) -> bool:
-    return len(view) <= budget["max_lines"] and estimate("\n".join(view)) <= budget["max_tokens"]
-
 
 def run(payload, params, ctx):
     """The shortened document, or ``None`` (fits the budget, or not TOML we can address)."""
-    if _fits(list(payload.lines), ctx.budget):
+    if not over_budget(list(payload.lines), ctx.budget):
         return None
     text = "\n".join(payload.source)
     if len(text) > params["max_bytes"]:
@@ -178,7 +176,7 @@ def run(payload, params, ctx):
     cache: dict = {}
     for level in levels:
         view, origin = elide.assemble(payload, _plan(lines, headers, doc, level, cache))
-        if _fits(view, ctx.budget):
+        if not over_budget(view, ctx.budget):
             break
     out = payload.with_view(view, origin)
     return out if estimate(out.text()) < estimate(payload.text()) else None

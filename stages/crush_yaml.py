@@ -17,6 +17,7 @@ from thresher.dataflow.tokens import estimate
 
 from . import anomaly, elide
 from .lossless import compressibility
+from .distill_common import over_budget
 
 # depth shown (deeper collections fold into one counted line), items per sequence, keys per
 # mapping, lines per text block, anomalies per sequence. Nodes at depth 0-1 get four times the
@@ -176,13 +177,10 @@ class Walker:
                            f"{ind}[thresher: {n} more line{'s' if n > 1 else ''} of this text not shown]")
 
 
-def _fits(view: list[str], budget: dict) -> bool:
-    return len(view) <= budget["max_lines"] and estimate("\n".join(view)) <= budget["max_tokens"]
-
 
 def run(payload, params, ctx):
     """The shortened document, or ``None`` (fits the budget, or not composable YAML)."""
-    if _fits(list(payload.lines), ctx.budget):
+    if not over_budget(list(payload.lines), ctx.budget):
         return None
     text = "\n".join(payload.source)
     if len(text) > params["max_bytes"]:
@@ -203,7 +201,7 @@ def run(payload, params, ctx):
         for doc in docs:
             walker.node(doc, 0)
         view, origin = elide.assemble(payload, walker.plan)
-        if _fits(view, ctx.budget):
+        if not over_budget(view, ctx.budget):
             break
     out = payload.with_view(view, origin)
     return out if estimate(out.text()) < estimate(payload.text()) else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .diagnostics import drop_snippets, snippet_summary
-from .distill_common import build, critical_flags, over_budget
+from .distill_common import build, critical_flags, mark_kinds, over_budget
 
 DIR_RE = re.compile(r"^g?make(?:\[\d+\])?: (?:Entering|Leaving) directory ")
 CMAKE_RE = re.compile(r"^\[\s*\d+%\] (?:Building|Linking|Built target|Scanning|Generating)\b"
@@ -23,26 +23,12 @@ _KINDS = ((DIR_RE, "directory changes"), (CMAKE_RE, "build progress"),
           (KBUILD_RE, "build progress"))
 
 
-def _mark(lines, crit: list[bool], keep: list[bool]) -> dict[str, int]:
-    """Unset ``keep`` for progress lines; return the counts per kind."""
-    totals: dict[str, int] = {}
-    for i, line in enumerate(lines):
-        if crit[i]:
-            continue
-        for regex, name in _KINDS:
-            if regex.match(line):
-                keep[i] = False
-                totals[name] = totals.get(name, 0) + 1
-                break
-    return totals
-
-
 def run(payload, params, ctx):
     """The distilled build view, or ``None`` when there is nothing to drop."""
     lines = payload.lines
     crit = critical_flags(payload)
     keep = [True] * len(lines)
-    totals = _mark(lines, crit, keep)
+    totals = mark_kinds(lines, crit, keep, _KINDS)
     summaries = {}
     dropped = keep.count(False)
     if dropped:

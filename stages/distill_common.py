@@ -65,3 +65,18 @@ def has_flag(argv: tuple[str, ...] | list[str], pattern: re.Pattern[str]) -> boo
 def plural(n: int, word: str) -> str:
     """``"1 line"`` / ``"3 lines"``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def mark_kinds(lines, crit: list[bool], keep: list[bool], kinds) -> dict[str, int]:
+    """Unset ``keep`` for non-critical lines matching one of ``kinds`` (``(regex, name)`` pairs,
+    first match wins); return how many lines of each kind were dropped."""
+    totals: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        if crit[i]:
+            continue
+        for regex, name in kinds:
+            if regex.match(line):
+                keep[i] = False
+                totals[name] = totals.get(name, 0) + 1
+                break
+    return totals

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .distill_common import build, critical_flags
+from .distill_common import build, critical_flags, mark_kinds
 
 BANNER_RE = re.compile(r"^\s*=== (?:RUN|PAUSE|CONT|NAME)\s+\S")
 NO_FILES_RE = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
@@ -29,15 +29,7 @@ def run(payload, params, ctx):
         return None   # go test -json: a program's input, not ours to cut
     crit = critical_flags(payload)
     keep = [True] * len(lines)
-    totals: dict[str, int] = {}
-    for i, line in enumerate(lines):
-        if crit[i]:
-            continue
-        for regex, name in _KINDS:
-            if regex.match(line):
-                keep[i] = False
-                totals[name] = totals.get(name, 0) + 1
-                break
+    totals = mark_kinds(lines, crit, keep, _KINDS)
     dropped = keep.count(False)
     if not dropped:
         return None

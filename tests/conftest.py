@@ -34,3 +34,11 @@ def fixture_case(case_id: str) -> dict:
     """One of the project's own captured fixtures."""
     with open(os.path.join(FIXTURES, case_id + ".json"), encoding="utf-8") as fh:
         return json.load(fh)
+
+
+def seen_by_agent(case: dict, plans=None) -> str:
+    """Both streams of ``case``, each compressed as its own payload, as the agent reads them."""
+    from thresher.dataflow.api import compress
+    return "".join(compress(case[s], command=case["command"] or "", exit_code=case["exit_code"],
+                            stream=s, plans=plans).output.decode("utf-8", "replace")
+                   for s in ("stdout", "stderr") if case[s])

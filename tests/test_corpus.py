@@ -12,7 +12,7 @@ from thresher.dataflow.plan import load_plans
 from thresher.dataflow.tokens import estimate
 from thresher.stages.text import ERROR_RE
 
-from .conftest import CORPUS, FIXTURES, load_cases
+from .conftest import CORPUS, FIXTURES, load_cases, seen_by_agent
 
 CASES = load_cases(CORPUS) + load_cases(FIXTURES)
 
@@ -23,13 +23,7 @@ def plans():
 
 
 def _emit(case: dict, plans) -> str:
-    parts = []
-    for stream in ("stdout", "stderr"):
-        if case[stream]:
-            res = compress(case[stream], command=case["command"] or "", exit_code=case["exit_code"],
-                           stream=stream, plans=plans)
-            parts.append(res.output.decode("utf-8", "replace"))
-    return "".join(parts)
+    return seen_by_agent(case, plans)
 
 
 @pytest.mark.skipif(not CASES, reason="no corpus on this machine")

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from thresher.dataflow.api import compress
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.stages import diagnostics, distill_build
 
-from .conftest import fixture_case
+from .conftest import fixture_case, seen_by_agent
 
 SMALL = {"max_lines": 200, "max_tokens": 5000}
 BIG = {"max_lines": 100_000, "max_tokens": 10_000_000}
@@ -31,8 +30,7 @@ def _summaries(p) -> list[str]:
                                  "build-own-link-error"])
 def test_every_fact_survives(cid):
     case = fixture_case(cid)
-    out = "".join(compress(case[s], command=case["command"], exit_code=case["exit_code"], stream=s).text
-                  for s in ("stdout", "stderr") if case[s])
+    out = seen_by_agent(case)
     for fact in case["must_keep"]:
         assert fact in out, fact
 

@@ -13,7 +13,7 @@ from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.stages import distill_docker, distill_kubectl
 
-from .conftest import CORPUS, fixture_case, load_cases
+from .conftest import CORPUS, fixture_case, load_cases, seen_by_agent
 
 KUBE = {"healthy_label": "healthy row{s}"}
 
@@ -22,11 +22,6 @@ def _payload(case: dict, stream: str = "stdout", exit_code: int | None = None):
     code = case["exit_code"] if exit_code is None else exit_code
     return initial_payload(case[stream].encode(), command=case["command"],
                            argv=tuple(case["command"].split()), exit_code=code)
-
-
-def _both(case: dict) -> str:
-    return "".join(compress(case[s], command=case["command"], exit_code=case["exit_code"], stream=s).text
-                   for s in ("stdout", "stderr") if case[s])
 
 
 def test_buildkit_success_keeps_steps_and_result():
@@ -113,14 +108,14 @@ def test_kubectl_declines_describe_errors_and_other_tables():
 
 def test_kubectl_describe_keeps_reasons_and_warnings():
     case = fixture_case("kubectl-describe-crashloop")
-    out = _both(case)
+    out = seen_by_agent(case)
     for fact in case["must_keep"]:
         assert fact in out, fact
 
 
 def test_docker_logs_keep_error_and_span_of_folded_run():
     case = fixture_case("docker-logs-crash")
-    out = _both(case)
+    out = seen_by_agent(case)
     for fact in case["must_keep"]:
         assert fact in out, fact
     m = re.search(r"\[thresher: (\d+) similar lines folded\]", out)
@@ -135,6 +130,6 @@ def _corpus_logs() -> list[dict]:
 @pytest.mark.skipif(not _corpus_logs(), reason="shared corpus not present")
 def test_corpus_logs_keep_error_records_and_dpkg_answers():
     for case in _corpus_logs():
-        out = _both(case)
+        out = seen_by_agent(case)
         missing = [f for f in case["must_keep"] if f not in out]
         assert not missing, (case["id"], missing[:2])

@@ -10,7 +10,7 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.executor import initial_payload
 from thresher.stages import distill_env, distill_http
 
-from .conftest import fixture_case
+from .conftest import fixture_case, seen_by_agent
 
 ENV = {"noise_names": ["LS_COLORS"], "noise_min_chars": 200}
 MASK_RE = re.compile(r"^(?P<name>\w+)=\[thresher: value (?:masked|not shown), (?P<chars>\d+) chars(?:, (?P<n>\d+) lines)?\]$")
@@ -99,8 +99,7 @@ def test_curl_verbose_keeps_headers_and_drops_the_meter():
 def test_curl_bodies_and_plain_headers_untouched(cid):
     case = fixture_case(cid)
     assert distill_http.run(_payload(case), {}, None) is None
-    out = "".join(compress(case[s], command=case["command"], exit_code=case["exit_code"], stream=s).text
-                  for s in ("stdout", "stderr") if case[s])
+    out = seen_by_agent(case)
     for fact in case["must_keep"]:
         assert fact in out, fact
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from thresher.dataflow.api import compress
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.stages import distill_go
 
-from .conftest import fixture_case
+from .conftest import fixture_case, seen_by_agent
 
 
 def _distill(text: str, exit_code: int = 1):
@@ -19,8 +18,7 @@ def _distill(text: str, exit_code: int = 1):
                                  "go-own-vet"])
 def test_every_fact_survives(cid):
     case = fixture_case(cid)
-    out = "".join(compress(case[s], command=case["command"], exit_code=case["exit_code"], stream=s).text
-                  for s in ("stdout", "stderr") if case[s])
+    out = seen_by_agent(case)
     for fact in case["must_keep"]:
         assert fact in out, fact
 

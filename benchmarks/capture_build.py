@@ -66,6 +66,21 @@ int find(struct item *items, int n, const char *name)
 }
 '''
 
+JAVA_MODEL = '''package shop.model;
+
+import shop.annotations.Audited;
+
+public class Item{i} {{
+    private final String name = "item-{i}";
+    @Audited
+    public int price(int qty) {{
+        Ledger{i} ledger = new Ledger{i}();
+        String total = qty * {i};
+        return ledger.book(name, total);
+    }}
+}}
+'''
+
 MAKEFILE = "CFLAGS = -Wall -Wextra -O2\nOBJS = {objs}\n\nshop: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\n"
 
 
@@ -87,6 +102,7 @@ def write(root: str, rel: str, text: str) -> None:
 def facts(text: str) -> list[str]:
     """Diagnostic headers, function context, linker and make error lines of a build."""
     pat = re.compile(r"^[^\s:][^:]*:\d+(?::\d+)?: (?:fatal error|error|warning): |: In function "
+                     r"|^\s+(?:symbol|location|required|found): |^\d+ errors?$"
                      r"|undefined reference to |^collect2: |^make(?:\[\d+\])?: \*\*\* |error generated"
                      r"|errors? generated|warnings? generated")
     return list(dict.fromkeys(line for line in text.splitlines() if pat.search(line)))
@@ -134,6 +150,14 @@ def main() -> None:
         write(tmp, "app.c", "double area(double r);\nint main(void) { return (int) area(2.0); }\n")
         record("build-own-link-error", "gcc -o app app.c", sh(["gcc", "-o", "app", "app.c"], tmp),
                "undefined reference at link time")
+        if shutil.which("javac"):
+            for i in range(30):
+                write(tmp, f"java/shop/model/Item{i}.java", JAVA_MODEL.format(i=i))
+            files = sorted(os.path.relpath(os.path.join(d, f), tmp) for d, _, fs in
+                           os.walk(os.path.join(tmp, "java")) for f in fs)
+            record("build-own-javac-errors", "javac -Xmaxerrs 500 -d out $(find java -name '*.java' | sort)",
+                   sh(["javac", "-Xmaxerrs", "500", "-d", "out", *files], tmp),
+                   "30 classes: a missing annotation package, an unknown class, a type mismatch")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ RUST_HEAD_RE = re.compile(r"^(?:error|warning)(?:\[\w+\])?: \S|^[A-Z]{1,5}\d{2,4
 GCC_HEAD_RE = re.compile(r"^[^\s:][^:]*:\d+(?::\d+)?: (?:fatal error|error|warning|note|remark): ")
 MYPY_HEAD_RE = re.compile(r"^[^\s:][^:]*\.pyi?:\d+(?::\d+)?: (?:error|note|warning): ")
 TSC_PRETTY_HEAD_RE = re.compile(r"^\S+:\d+:\d+ - (?:error|warning) TS\d+: ")
+JAVAC_HEAD_RE = re.compile(r"^[^\s:][^:]*\.java:\d+: (?:error|warning): ")
 HEAD_RE = re.compile("|".join(r.pattern for r in (RUST_HEAD_RE, GCC_HEAD_RE, MYPY_HEAD_RE,
                                                    TSC_PRETTY_HEAD_RE)))
 """Any diagnostic header line."""
@@ -32,6 +33,8 @@ def _kind(line: str) -> str | None:
     """Which diagnostic format a header line belongs to (decides what its snippet looks like)."""
     if MYPY_HEAD_RE.match(line):
         return "mypy"
+    if JAVAC_HEAD_RE.match(line):
+        return "javac"
     if GCC_HEAD_RE.match(line):
         return "gcc"
     if TSC_PRETTY_HEAD_RE.match(line):
@@ -51,6 +54,8 @@ def _is_snippet(kind: str, line: str) -> bool:
         return CLANG_END_RE.match(line) is None
     if kind == "mypy":
         return line.startswith("    ") or CARET_RE.match(line) is not None
+    if kind == "javac":   # the code line under the header is handled by the caller; then a caret
+        return CARET_RE.match(line) is not None   # (``symbol:``/``location:`` details stay)
     return TSC_SNIPPET_RE.match(line) is not None
 
 
@@ -60,13 +65,18 @@ def drop_snippets(lines, keep: list[bool], crit: list[bool]) -> tuple[int, int]:
     A rust-style block (rustc, ruff) ends at a blank line; gcc/clang/mypy/tsc blocks end at the
     next header or at a line that is not snippet. Critical lines are never dropped.
     """
-    kind, diags, dropped = None, 0, 0
+    kind, diags, dropped, head = None, 0, 0, -1
     for i, line in enumerate(lines):
         k = _kind(line)
         if k is not None:
-            kind, diags = k, diags + 1
+            kind, diags, head = k, diags + 1, i
             continue
         if kind is None:
+            continue
+        if kind == "javac" and i == head + 1 or _is_snippet(kind, line) and kind == "javac":
+            if keep[i] and not crit[i]:
+                keep[i] = False
+                dropped += 1
             continue
         if not line.strip():
             kind = None if kind in ("rust", "gcc", "mypy") else kind
@@ -77,7 +87,7 @@ def drop_snippets(lines, keep: list[bool], crit: list[bool]) -> tuple[int, int]:
             if keep[i] and not crit[i]:
                 keep[i] = False
                 dropped += 1
-        elif kind in ("gcc", "tsc", "clang") and not line.startswith((" ", "\t")):
+        elif kind in ("gcc", "tsc", "clang", "javac") and not line.startswith((" ", "\t")):
             kind = None
     return diags, dropped
 

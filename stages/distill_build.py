@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-from .diagnostics import drop_snippets, snippet_summary
+from thresher.dataflow.payload import CRITICAL
+
+from .diagnostics import CARET_RE, drop_snippets, snippet_summary
 from .distill_common import build, critical_flags, mark_kinds, over_budget
 
 DIR_RE = re.compile(r"^g?make(?:\[\d+\])?: (?:Entering|Leaving) directory ")
@@ -36,6 +38,10 @@ def run(payload, params, ctx):
         noun = "line" if dropped == 1 else "lines"
         summaries[keep.index(False)] = f"[thresher: {dropped} {noun} of build progress not shown ({parts})]"
     if params["snippets_over_budget"] and over_budget([ln for ln, k in zip(lines, keep) if k], ctx.budget):
+        # a bare caret (javac, clang) points into the code line above it: unless Score made it
+        # critical, it is part of the snippet and goes with that line
+        crit = [c and not (o >= 0 and payload.tiers[o] != CRITICAL and CARET_RE.match(ln))
+                for c, ln, o in zip(crit, lines, payload.origin)]
         diags, cut = drop_snippets(lines, keep, crit)
         if cut:
             summaries[len(lines)] = snippet_summary(diags, cut)

@@ -27,7 +27,7 @@ def _summaries(p) -> list[str]:
 
 @pytest.mark.parametrize("cid", ["build-own-make-error", "build-own-make-nested",
                                  "build-own-gcc-warnings-huge", "build-own-clang-errors",
-                                 "build-own-link-error"])
+                                 "build-own-link-error", "build-own-javac-errors"])
 def test_every_fact_survives(cid):
     case = fixture_case(cid)
     out = seen_by_agent(case)
@@ -71,3 +71,18 @@ def test_under_budget_errors_pass_with_their_snippets():
 
 def test_declines_without_progress_lines():
     assert _distill("hello\n" * 20) is None
+
+
+def test_javac_snippets_go_with_their_carets_and_symbol_details_stay():
+    case = fixture_case("build-own-javac-errors")
+    assert case["command"].startswith("javac ")
+    src = case["stderr"].splitlines()
+    out = seen_by_agent(case).splitlines()
+    heads = [line for line in src if diagnostics.JAVAC_HEAD_RE.match(line)]
+    details = [line for line in src if re.match(r"^\s+(?:symbol|location): ", line)]
+    assert heads and details and src[-1] in out   # "150 errors"
+    assert all(line in out for line in heads + details)
+    # the code line under each header went, and so did its caret: no caret without its code
+    assert "import shop.annotations.Audited;" not in out
+    assert not any(re.match(r"^\s*\^\s*$", line) for line in out)
+    assert any(f"code snippets of {len(heads)} diagnostics" in line for line in out)

@@ -66,8 +66,8 @@ def handle_of(raw: bytes) -> str:
 def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = None,
              role: str = "default", pclass: str | None = None, plan: dict | None = None,
              plans=None, archive=None, trace: bool = False, keep_text: bool = False,
-             stream: str = "stdout", scope: str = "", cwd: str | None = None,
-             ledger=None) -> Result:
+             keep_views: bool = False, stream: str = "stdout", scope: str = "",
+             cwd: str | None = None, ledger=None) -> Result:
     """Compress one tool output and return the :class:`Result` (output bytes + trace).
 
     ``plan`` runs that compiled plan; otherwise the payload class (from ``pclass``, the command
@@ -75,6 +75,8 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
     among those visible from ``cwd``. Output of an unrecognised or passthrough class is unchanged.
     ``ledger`` (a :class:`~thresher.dataflow.contract.SessionLedger`) lets the Ledger stage fold
     blocks already delivered to ``scope``; the final emission is then recorded as delivered.
+    With ``trace``, ``keep_text`` adds each stage's input/output text to its record and
+    ``keep_views`` its input/output views with their line origins (for a side-by-side diff).
     """
     t0 = time.perf_counter()
     if isinstance(data, str):
@@ -86,7 +88,7 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
             raw = data.encode("utf-8", "surrogatepass")
     else:
         raw = bytes(data)
-    tr = Trace(keep_text=keep_text) if trace else StageLog()
+    tr = Trace(keep_text=keep_text, keep_views=keep_views) if trace else StageLog()
     if len(raw) > MAX_INPUT:
         em = Emission(raw, "raw", f"input larger than {MAX_INPUT} bytes passes through")
         return Result(em, tr, "", pclass or "", (time.perf_counter() - t0) * 1000)

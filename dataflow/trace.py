@@ -20,6 +20,13 @@ def short_hash(text: str) -> str:
     return blake3(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
+def view_of(payload) -> dict:
+    """A payload's view as plain data: lines, each line's origin, the source they index, its tiers."""
+    return {"lines": list(payload.lines), "origin": list(payload.origin),
+            "source": list(payload.source), "tiers": list(payload.tiers),
+            "notes": list(payload.notes)}
+
+
 class NullTrace:
     """Records nothing (the default)."""
 
@@ -51,9 +58,11 @@ class Trace(NullTrace):
 
     enabled = True
 
-    def __init__(self, graph_id: str = "", keep_text: bool = False) -> None:
+    def __init__(self, graph_id: str = "", keep_text: bool = False, keep_views: bool = False
+                 ) -> None:
         self.graph_id = graph_id
         self.keep_text = keep_text
+        self.keep_views = keep_views
         self.records: list[dict] = []
         self.final: dict = {}
 
@@ -71,6 +80,10 @@ class Trace(NullTrace):
                "ms": round(ms, 3), "hash_in": short_hash(tin), "hash_out": short_hash(tout)}
         if self.keep_text:
             rec["text_in"], rec["text_out"] = tin, tout
+        if self.keep_views:
+            # Each view line with its provenance (source index, or -1 for a stage's summary line),
+            # so a viewer can say which lines a stage removed and which marker lines it wrote.
+            rec["view_in"], rec["view_out"] = view_of(before), view_of(after)
         self.records.append(rec)
 
     def finish(self, **final: object) -> None:

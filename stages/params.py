@@ -49,6 +49,11 @@ class DropNoiseParams(_Params):
     min_lines: int = Field(1, ge=1, description="decline unless at least this many lines go")
 
 
+class FilterParams(_Params):
+    """filter: the declarative filters (graphs/filters, user and trusted project files)."""
+    enabled: bool = Field(True, description="apply the first filter whose `match` hits the command")
+
+
 class DistillPytestParams(_Params):
     """distill-pytest: pytest runs."""
     fold_params: bool = Field(True, description="verbose: fold 3+ PASSED rows of one parametrized "
@@ -135,6 +140,13 @@ class DistillGoParams(_Params):
 class DistillBuildParams(_Params):
     """distill-build: make/gcc/clang/cmake builds."""
     snippets_over_budget: bool = Field(True, description="over budget, drop diagnostics' code snippets")
+
+
+class DistillJsonlParams(_Params):
+    """distill-jsonl: JSON Lines logs and event streams."""
+    head: int = Field(3, ge=0, description="first records always shown")
+    tail: int = Field(3, ge=0, description="last records always shown")
+    max_anomalies: int = Field(60, ge=0, description="anomalous records shown at most (rarest first)")
 
 
 class DistillLintParams(_Params):

@@ -27,6 +27,10 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "tier every line: critical (errors, failures, locations), important, noise"),
     _entry("drop-noise", "distill", "distill_noise", "DropNoiseParams",
            "drop the lines Score marked as noise (progress, banners); never critical lines"),
+    _entry("filter", "distill", "filter", "FilterParams",
+           "declarative filters (YAML/TOML): the first whose `match` hits the command strips, "
+           "keeps, replaces or short-circuits lines; critical lines never dropped or altered",
+           emits_summaries=True),
     _entry("distill-pytest", "distill", "distill_pytest", "DistillPytestParams",
            "pytest: drop the session header and passing progress (counted); keep failures, "
            "errors, warnings and the final counts line byte-exact", emits_summaries=True),
@@ -112,6 +116,9 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "make/gcc/clang/cmake: drop directory changes and build progress (counted); keep "
            "commands and diagnostics; over budget drop code snippets",
            emits_summaries=True),
+    _entry("distill-jsonl", "distill", "distill_jsonl", "DistillJsonlParams",
+           "JSON Lines: one example of each kind of record, every anomalous record, first and "
+           "last; one summary line with exact counts per status/message value", emits_summaries=True),
     _entry("distill-lint", "distill", "distill_lint", "DistillLintParams",
            "ruff/mypy/tsc/eslint: over budget drop the code snippets under each diagnostic "
            "(counted); every finding's header, location and notes kept", emits_summaries=True),

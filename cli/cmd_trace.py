@@ -22,7 +22,12 @@ in→out, milliseconds and the reason; then the emission: what the agent would s
 EPILOG = """examples:
   pytest -q > out.txt; thresher trace --cmd "pytest -q" --exit-code $? < out.txt
   git status | thresher trace --cmd "git status" --json
-  thresher trace --graph .thresher/graphs/pytest.default.yaml --cmd pytest --input out.txt"""
+  thresher trace --graph .thresher/graphs/pytest.default.yaml --cmd pytest --input out.txt
+  thresher trace --cmd "pytest -q" --exit-code 1 --html trace.html < out.txt
+
+--html writes one offline page (no network needed): the graph with each node coloured by its
+decision and tokens in→out; click a node to see that stage's input and output side by side
+(removed lines highlighted, marker lines explained); the final emission and totals."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,20 +49,29 @@ def _parser() -> argparse.ArgumentParser:
                     "emission, trace, and `output` (what the agent would see)")
     ap.add_argument("--show-output", action="store_true",
                     help="after the table, also print what the agent would see")
+    ap.add_argument("--html", metavar="FILE", help="write the trace explorer page to FILE "
+                    "(self-contained HTML) instead of printing the table")
     return ap
 
 
-def run(args: argparse.Namespace):
+def chosen_plan(args: argparse.Namespace) -> dict | None:
+    """The compiled plan named by ``--graph`` (None: the engine chooses as ``thresher pipe``)."""
+    if not args.graph:
+        return None
+    from thresher.cmd_graph import resolve_plan
+    return resolve_plan(args.graph)
+
+
+def run(args: argparse.Namespace, plan: dict | None = None):
     """Compress the input as ``args`` say, with the trace on; return the engine's Result."""
     from thresher.cmd_graph import read_input
     from thresher.dataflow.api import compress
-    plan = None
-    if args.graph:
-        from thresher.cmd_graph import resolve_plan
-        plan = resolve_plan(args.graph)
+    plan = plan if plan is not None else chosen_plan(args)
     data = read_input(args.input)
+    # The explorer needs every stage's input and output view; the table does not pay for them.
     return compress(data, command=args.cmd, exit_code=args.exit_code, role=args.role,
-                    pclass=args.pclass, plan=plan, trace=True)
+                    pclass=args.pclass, plan=plan, trace=True,
+                    keep_views=bool(getattr(args, "html", None)))
 
 
 def render(result, as_json: bool, show_output: bool) -> str:
@@ -78,11 +92,43 @@ def render(result, as_json: bool, show_output: bool) -> str:
     return text
 
 
+def html_page(result, plan: dict | None, command: str, exit_code: int | None) -> str:
+    """The trace explorer page of ``result`` (run with ``keep_views``) over its graph's ``plan``.
+
+    Raise LookupError when no graph ran (a passthrough class): there is nothing to draw.
+    """
+    from thresher.cmd_graph import param_defaults
+    from thresher.viz.html import trace_page
+    from thresher.viz.model import build_model
+    if plan is None and result.graph_id:
+        from thresher.dataflow.plan import load_plans
+        plan = load_plans().plans.get(result.graph_id)
+    if plan is None or not getattr(result.trace, "enabled", False):
+        raise LookupError(f"no graph ran for this output ({result.emission.reason}): nothing to "
+                          "draw; name one with --graph or --class")
+    trace = result.trace.to_dict()
+    model = build_model(plan, trace, param_defaults())
+    return trace_page(model, trace, result.text,
+                      {"command": command, "exit_code": exit_code, "pclass": result.pclass})
+
+
+def write_html(path: str, text: str) -> None:
+    """Write a page to ``path`` and say where it went (on stderr: stdout may be piped)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    print(f"wrote {path} ({len(text.encode()) // 1024} KiB); open it in a browser", file=sys.stderr)
+
+
 def main(argv: list[str]) -> int:
     """Run ``thresher trace``; exit 2 on bad arguments or a graph that does not compile."""
     from thresher.common import run_command
 
     def body(args) -> int:
-        sys.stdout.write(render(run(args), args.json, args.show_output))
+        plan = chosen_plan(args)
+        result = run(args, plan)
+        if args.html:
+            write_html(args.html, html_page(result, plan, args.cmd, args.exit_code))
+            return 0
+        sys.stdout.write(render(result, args.json, args.show_output))
         return 0
     return run_command("thresher trace", _parser(), argv, body)

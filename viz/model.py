@@ -9,7 +9,7 @@ without them the model can only guess which params are worth showing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 NOT_RUN = "not-run"
@@ -183,13 +183,22 @@ def _port_key(item: tuple[str, Any]) -> tuple[int, str]:
     return (0 if item[0] == "out" else 1, item[0])
 
 
+def invariant(node: NodeModel) -> str:
+    """The invariant a rejected node broke (``INV-3``, ``contract``), from its reason; else ""."""
+    if node.outcome != "rejected":
+        return ""
+    head = node.reason.split(":", 1)[0].strip()
+    return head if head.startswith("INV-") or head == "contract" else ""
+
+
 def outcome_text(node: NodeModel) -> str:
-    """``applied · 1203→845 tok`` for a traced node ("" without a trace)."""
+    """``applied · 1203→845 tok`` (``rejected INV-3 · …``) for a traced node ("" without a trace)."""
     if node.outcome is None:
         return ""
+    name = f"{node.outcome} {invariant(node)}".rstrip()
     if node.outcome == NOT_RUN or node.tokens_in is None:
-        return node.outcome
-    return f"{node.outcome} · {node.tokens_in}→{node.tokens_out} tok"
+        return name
+    return f"{name} · {node.tokens_in}→{node.tokens_out} tok"
 
 
 def final_text(final: dict | None) -> str:
@@ -214,3 +223,12 @@ def label_lines(node: NodeModel) -> list[str]:
     if node.outcome is not None:
         lines.append(outcome_text(node))
     return lines
+
+
+def to_dict(model: GraphModel) -> dict[str, Any]:
+    """The model as JSON-ready data (what ``--format json`` prints and the HTML pages embed)."""
+    data = asdict(model)
+    for node, raw in zip(model.nodes, data["nodes"]):
+        raw["invariant"] = invariant(node)
+        raw["label"] = label_lines(node)
+    return data

@@ -24,8 +24,11 @@ def _num(v: float) -> str:
 
 def bar_chart(title: str, items: list[tuple[str, float]], width: int = 720, height: int = 260) -> str:
     """Vertical bars with a zero line, value labels and category labels, as an SVG element."""
-    left, right, top, bottom = 56, 12, 30, 72
-    plot_w, plot_h = width - left - right, height - top - bottom
+    left, right, bottom = 56, 12, 72
+    plot_w = width - left - right
+    slot = plot_w / max(len(items), 1)
+    top = 30 if slot >= 28 else 58   # room for upright value labels over the tallest bar
+    plot_h = height - top - bottom
     hi = max([v for _, v in items] + [0.0])
     lo = min([v for _, v in items] + [0.0])
     span = (hi - lo) or 1.0
@@ -40,7 +43,6 @@ def bar_chart(title: str, items: list[tuple[str, float]], width: int = 720, heig
                      f'stroke="{GRID}"/><text x="{left - 6}" y="{y(v) + 4:.1f}" font-size="10" '
                      f'text-anchor="end" fill="{INK}">{_num(v)}</text>')
     n = max(len(items), 1)
-    slot = plot_w / n
     bar = max(min(slot * 0.7, 60), 2)
     for i, (label, v) in enumerate(items):
         x = left + i * slot + (slot - bar) / 2
@@ -49,10 +51,15 @@ def bar_chart(title: str, items: list[tuple[str, float]], width: int = 720, heig
         parts.append(f'<rect class="bar" x="{x:.1f}" y="{y0:.1f}" width="{bar:.1f}" '
                      f'height="{max(y1 - y0, 1):.1f}" fill="{color}"><title>{escape(label)}: '
                      f'{v:,.0f}</title></rect>')
-        if n <= 40:
+        if n <= 40 and slot >= 28:
             ty = y0 - 3 if v >= 0 else y1 + 11
             parts.append(f'<text x="{x + bar / 2:.1f}" y="{ty:.1f}" font-size="9" '
                          f'text-anchor="middle" fill="{INK}">{_num(v)}</text>')
+        elif n <= 40:   # narrow bars: the value label stands upright so neighbours do not overlap
+            tx, ty = x + bar / 2 + 3, (y0 - 3 if v >= 0 else y1 + 3)
+            anchor = "start" if v >= 0 else "end"
+            parts.append(f'<text x="{tx:.1f}" y="{ty:.1f}" font-size="9" text-anchor="{anchor}" '
+                         f'transform="rotate(-90 {tx:.1f} {ty:.1f})" fill="{INK}">{_num(v)}</text>')
         if n <= 40:
             lx, ly = x + bar / 2, height - bottom + 26  # below a negative bar's value label
             parts.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="10" text-anchor="end" '

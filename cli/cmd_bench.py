@@ -46,17 +46,22 @@ def parser() -> argparse.ArgumentParser:
                     help="write a self-contained HTML page (tables + SVG charts, works offline)")
     ap.add_argument("--format", choices=("text", "markdown"), default="text",
                     help="stdout format (markdown: the tables for a README)")
-    ap.add_argument("--tokenizer", choices=("auto", "cl100k", "estimate"), default="auto",
-                    help="auto: exact cl100k when installed, else the estimator")
     ap.add_argument("--workers", type=int, default=1, metavar="N",
                     help="score cases in N local processes (default 1)")
     ap.add_argument("--show-failing", default="20", metavar="N|all",
                     help="failing cases listed per arm (default 20)")
+    add_shared_options(ap)
+    return ap
+
+
+def add_shared_options(ap: argparse.ArgumentParser) -> None:
+    """Options `thresher bench` and `thresher replay` share: --tokenizer, --progress."""
+    ap.add_argument("--tokenizer", choices=("auto", "cl100k", "estimate"), default="auto",
+                    help="auto: exact cl100k when installed, else the estimator")
     bar = ap.add_mutually_exclusive_group()
     bar.add_argument("--progress", action="store_true", default=None,
                      help="draw a progress bar on stderr (default: only when stderr is a terminal)")
     bar.add_argument("--no-progress", action="store_false", dest="progress")
-    return ap
 
 
 def run(args) -> int:

@@ -30,6 +30,7 @@ import sys
 def parser() -> argparse.ArgumentParser:
     """The argument parser (its --help is the module docstring)."""
     from thresher.bench.fleet import ENGINES
+    from thresher.cmd_bench import add_shared_options
     ap = argparse.ArgumentParser(prog="thresher replay", description=__doc__.split("\n", 2)[2],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="+", metavar="TRANSCRIPT", help="JSONL files or folders of them")
@@ -37,14 +38,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--engine", choices=ENGINES, default="local", help="where the work runs")
     ap.add_argument("--workers", type=int, default=1, metavar="N", help="parallel workers (default 1)")
     ap.add_argument("--address", metavar="ADDR", help="Dask scheduler / Ray cluster address")
-    ap.add_argument("--tokenizer", choices=("auto", "cl100k", "estimate"), default="auto",
-                    help="auto: exact cl100k when installed, else the estimator")
     ap.add_argument("--json", dest="json_out", metavar="OUT", help="write the full report as JSON")
     ap.add_argument("--top", type=int, default=25, metavar="N", help="commands listed (default 25)")
-    bar = ap.add_mutually_exclusive_group()
-    bar.add_argument("--progress", action="store_true", default=None,
-                     help="progress bar on stderr (default: only when stderr is a terminal)")
-    bar.add_argument("--no-progress", action="store_false", dest="progress")
+    add_shared_options(ap)
     return ap
 
 

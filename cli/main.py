@@ -19,6 +19,8 @@ COMMANDS = {
     "gain": ("thresher.cmd_gain", "report tokens saved (signed, bounces counted) per command/class/day"),
     "session": ("thresher.cmd_session", "reset or show reader scopes of the session ledger"),
     "rewrite": ("thresher.cmd_rewrite", "route a shell line's commands through thresher run"),
+    "filters": ("thresher.cmd_filters", "test, list and check declarative filters (YAML/TOML)"),
+    "trust": ("thresher.cmd_trust", "trust a project's filter files by content hash"),
     "bench": ("thresher.cmd_bench", "measure compressors side by side on corpus cases (tokens, facts kept)"),
     "replay": ("thresher.cmd_replay", "what thresher would have saved on Claude Code transcripts (changes nothing)"),
 }

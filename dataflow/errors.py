@@ -53,3 +53,13 @@ class StageTimeout(ThresherError):
 
 class ArchiveError(ThresherError):
     """The archive could not store or find a payload."""
+
+
+class FilterError(GraphError):
+    """A declarative filter file that cannot be loaded or does not validate."""
+
+    def render(self) -> str:
+        """``FILE:LINE: filter 'x': problem (hint: ...)``."""
+        where = self.file + (f":{self.line}" if self.line else "")
+        what = f"filter {self.node!r}: {self.problem}" if self.node else self.problem
+        return f"{where}: {what}" + (f" (hint: {self.hint})" if self.hint else "")

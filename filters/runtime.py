@@ -1,0 +1,163 @@
+"""Find filter files and load the compiled filters (hot path: no yaml, no pydantic on a warm cache).
+
+Search order (the first filter whose ``match`` hits wins): project (trusted only), user, shipped.
+- project: ``.thresher/filters.{yaml,yml,toml}`` and ``.thresher/filters/*`` in the nearest
+  ``.thresher`` folder at or above the working directory; each file's bytes are read once and
+  hashed, and only bytes whose hash the user trusted (``thresher trust PATH``) go further;
+- user: ``$THRESHER_CONFIG_HOME/filters/*`` (default ``~/.config/thresher/filters``);
+- shipped: the ``filters/`` folder of the ``thresher.graphs`` package.
+
+The compiled form (plain dicts, see :func:`thresher.filters.load.plain`) is cached as ``marshal``
+data under the plan cache folder, keyed by a blake3 hash of the package and Python versions, the
+loader's sources and every loaded file's origin, path and bytes. A stale key runs the control plane
+(``load.compile_files``) once, on the same bytes that were hashed. Problems are reported on stderr
+as one line per process (untrusted project files, files that failed to load), never on stdout.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+from blake3 import blake3
+
+from thresher.dataflow import __version__
+from thresher.dataflow.plan import _write_atomic, builtin_dir, cache_dir, user_dir
+
+from . import trust
+
+SUFFIXES = (".yaml", ".yml", ".toml")
+_KEY_SOURCES = ("thresher.filters.load", "thresher.filters.model")
+_WARNED: set[str] = set()
+
+
+def shipped_dir() -> str:
+    """Folder of the shipped filter files."""
+    return os.path.join(builtin_dir(), "filters")
+
+
+def user_filter_dir() -> str:
+    """Folder of the user's own filter files."""
+    return os.path.join(os.path.dirname(user_dir()), "filters")
+
+
+def _listing(folder: str) -> list[str]:
+    if not os.path.isdir(folder):
+        return []
+    return [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(SUFFIXES)]
+
+
+def project_files(cwd: str | None = None) -> list[str]:
+    """Filter files of the nearest ``.thresher`` folder (at or above ``cwd``) that has any."""
+    cur = os.path.abspath(cwd or os.getcwd())
+    while True:
+        base = os.path.join(cur, ".thresher")
+        if os.path.isdir(base):
+            found = [os.path.join(base, "filters" + s) for s in SUFFIXES
+                     if os.path.isfile(os.path.join(base, "filters" + s))]
+            found += _listing(os.path.join(base, "filters"))
+            if found:
+                return found
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return []
+        cur = parent
+
+
+def discover(cwd: str | None = None) -> list[tuple[str, str]]:
+    """``(origin, path)`` of every filter file, in search order (project, user, shipped)."""
+    return ([("project", p) for p in project_files(cwd)] +
+            [("user", p) for p in _listing(user_filter_dir())] +
+            [("shipped", p) for p in _listing(shipped_dir())])
+
+
+def read_entries(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str, bytes]], list[str]]:
+    """``(origin, path, bytes)`` of every loadable file, and the untrusted project files.
+
+    Each file is read once; a project file's bytes are kept only when their hash is trusted, so
+    what is later parsed is exactly what was checked.
+    """
+    entries, untrusted = [], []
+    records = trust.load() if any(o == "project" for o, _ in files) else {}
+    for origin, path in files:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            continue
+        if origin == "project" and not trust.is_trusted(path, data, records):
+            untrusted.append(path)
+            continue
+        entries.append((origin, path, data))
+    return entries, untrusted
+
+
+def _key(entries: list[tuple[str, str, bytes]]) -> str:
+    import importlib.util
+    h = blake3(f"{__version__}\0{sys.version}".encode())
+    for mod in _KEY_SOURCES:
+        spec = importlib.util.find_spec(mod)
+        if spec and spec.origin:
+            with open(spec.origin, "rb") as fh:
+                h.update(fh.read())
+    for origin, path, data in entries:
+        h.update(f"\0{origin}\0{path}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()[:32]
+
+
+class Loaded:
+    """The compiled filters in search order, the load errors, and the untrusted project files."""
+
+    __slots__ = ("filters", "errors", "untrusted")
+
+    def __init__(self, filters: list[dict], errors: list[str], untrusted: list[str]) -> None:
+        self.filters = filters
+        self.errors = errors
+        self.untrusted = untrusted
+
+
+def load(cwd: str | None = None, *, use_cache: bool = True, warn: bool = True) -> Loaded:
+    """Every usable filter visible from ``cwd``, from the cache when it is fresh."""
+    entries, untrusted = read_entries(discover(cwd))
+    path = os.path.join(cache_dir(), f"filters-{_key(entries)}.marshal")
+    data = None
+    if use_cache:
+        try:
+            with open(path, "rb") as fh:
+                data = marshal.loads(fh.read())
+        except (OSError, ValueError, EOFError, TypeError):
+            data = None
+    if data is None:
+        from .load import compile_files  # control plane: yaml, pydantic
+        data = compile_files(entries)
+        if use_cache:
+            _write_atomic(path, marshal.dumps(data))
+    loaded = Loaded(data["filters"], data["errors"], untrusted)
+    if warn:
+        warn_once(loaded)
+    return loaded
+
+
+def warn_once(loaded: Loaded) -> None:
+    """One stderr line about untrusted project files and one about broken files, once per process."""
+    if loaded.untrusted:
+        names = " ".join(os.path.relpath(p) for p in loaded.untrusted)
+        _warn(f"thresher: ignoring untrusted project filters {names} (new or changed since "
+              f"trusted); review, then run: thresher trust {names}")
+    if loaded.errors:
+        more = f" (+{len(loaded.errors) - 1} more)" if len(loaded.errors) > 1 else ""
+        _warn(f"thresher: filter file ignored: {loaded.errors[0]}{more}; "
+              "see: thresher filters check")
+
+
+def _warn(line: str) -> None:
+    if line in _WARNED:
+        return
+    _WARNED.add(line)
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass

@@ -25,7 +25,12 @@ EPILOG = """examples:
   thresher graph check .thresher/graphs/pytest.default.yaml
   thresher graph show
   thresher graph draw pytest.default --format dot | dot -Tsvg > pytest.svg
-  thresher graph draw pytest.default --trace-cmd "pytest -q" --exit-code 1 --input out.txt"""
+  thresher graph draw pytest.default --trace-cmd "pytest -q" --exit-code 1 --input out.txt
+  thresher graph draw pytest.default --format svg -o pytest.svg
+  thresher graph draw --all --html -o graphs.html"""
+
+FORMATS = ("mermaid", "dot", "svg", "html", "json")
+"""What ``graph draw`` writes: text for Markdown/Graphviz, a standalone SVG, a page, the model."""
 
 GIVEN = "project"
 """Origin given to files named on the command line: they win over every discovered graph."""
@@ -44,13 +49,21 @@ def _parser() -> argparse.ArgumentParser:
                           description="List every graph id: the winning file and its origin, the "
                           "lower-origin files it overrides, and the errors of graphs that failed.")
     show.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    draw = sub.add_parser("draw", help="draw a graph as Mermaid or Graphviz DOT text",
+    draw = sub.add_parser("draw", help="draw a graph: Mermaid, DOT, SVG, HTML or JSON",
                           description="Draw a graph; with --input, run it on that output and "
-                          "show each node's decision and tokens in→out.")
-    draw.add_argument("graph", metavar="FILE_OR_ID",
+                          "show each node's decision and tokens in→out. SVG and HTML are laid "
+                          "out in Python (no Graphviz needed) and work offline; JSON is the data "
+                          "model every format draws.")
+    draw.add_argument("graph", metavar="FILE_OR_ID", nargs="?",
                       help="a graph YAML file, or a graph id such as pytest.default")
-    draw.add_argument("--format", choices=("mermaid", "dot"), default="mermaid",
+    draw.add_argument("--format", choices=FORMATS, default="mermaid",
                       help="output format (default: mermaid)")
+    draw.add_argument("--html", dest="format", action="store_const", const="html",
+                      help="same as --format html")
+    draw.add_argument("--all", action="store_true", help="every graph in effect on one page "
+                      "(built-in, user and project, role overrides next to the graph they "
+                      "replace); --format html or json")
+    draw.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     draw.add_argument("--input", metavar="FILE",
                       help="tool output to run through the graph and overlay (- for stdin)")
     draw.add_argument("--trace-cmd", metavar="CMD", default="",
@@ -204,20 +217,88 @@ def read_input(path: str) -> bytes:
 
 
 def draw(args: argparse.Namespace) -> int:
-    """Print the drawing of one graph, overlaid with a trace of ``--input`` when given."""
-    from thresher.viz import dot, mermaid
+    """Write the drawing of one graph (or ``--all``), overlaid with a trace of ``--input``."""
+    if args.all:
+        if args.graph or args.input:
+            raise LookupError("--all draws every graph: give no FILE_OR_ID and no --input")
+        if args.format not in ("html", "json"):
+            raise LookupError("--all needs --format html (one page) or --format json")
+        return _emit(args.output, render_all(args.format))
+    if not args.graph:
+        raise LookupError("name a graph to draw (a YAML file or an id such as pytest.default), "
+                          "or give --all")
     from thresher.viz.model import build_model
     plan = resolve_plan(args.graph)
-    trace = None
+    trace = result = None
     if args.input:
         from thresher.dataflow.api import compress
         result = compress(read_input(args.input), command=args.trace_cmd, exit_code=args.exit_code,
-                          plan=plan, role=plan["role"], trace=True)
+                          plan=plan, role=plan["role"], trace=True,
+                          keep_views=args.format == "html")
         trace = result.trace.to_dict()
     elif args.trace_cmd or args.exit_code is not None:
         raise LookupError("--trace-cmd and --exit-code describe --input; give --input FILE too")
+    if result is not None and args.format == "html":
+        from thresher.cmd_trace import html_page
+        return _emit(args.output, html_page(result, plan, args.trace_cmd, args.exit_code))
     model = build_model(plan, trace, param_defaults())
-    sys.stdout.write((dot if args.format == "dot" else mermaid).render(model))
+    if args.format == "html":
+        from thresher.viz.html import graph_page
+        return _emit(args.output, graph_page([{"model": model}], title=f"thresher graph {model.id}"))
+    return _emit(args.output, render_model(model, args.format))
+
+
+def render_model(model, fmt: str) -> str:
+    """``model`` as mermaid, dot, svg or json text."""
+    from thresher.viz import dot, mermaid, svg
+    if fmt == "json":
+        from thresher.viz.model import to_dict
+        return json.dumps(to_dict(model), indent=2, ensure_ascii=False) + "\n"
+    return {"mermaid": mermaid.render, "dot": dot.render, "svg": svg.render}[fmt](model)
+
+
+def all_entries(cwd: str | None = None) -> list[dict]:
+    """Every graph in effect as page entries: model, origin, overridden files, replaced graph.
+
+    Graphs are grouped by class, the ``default`` role first, so a role override sits right after
+    the graph it replaces for that role.
+    """
+    from thresher.dataflow.plan import load_plans
+    from thresher.viz.model import build_model
+    from thresher.viz.model import differences
+    plans, defaults, shown = load_plans(cwd), param_defaults(), show_data(cwd)
+    models = {gid: build_model(plan, None, defaults) for gid, plan in plans.plans.items()}
+    entries = []
+    for g in sorted((g for g in shown["graphs"] if g["ok"]),
+                    key=lambda g: (models[g["id"]].pclass, models[g["id"]].role != "default",
+                                   g["id"])):
+        model = models[g["id"]]
+        base = f"{model.pclass}.default"
+        replaces = base if model.role != "default" and base in models else None
+        entries.append({"model": model, "origin": g["origin"], "overrides": g["overrides"],
+                        "replaces": replaces,
+                        "differs": differences(model, models[base]) if replaces else []})
+    return entries
+
+
+def render_all(fmt: str, cwd: str | None = None) -> str:
+    """Every graph in effect as one HTML page, or as JSON (a list of models)."""
+    entries = all_entries(cwd)
+    if fmt == "json":
+        from thresher.viz.model import to_dict
+        data = [{**to_dict(e["model"]), **{k: v for k, v in e.items() if k != "model"}}
+                for e in entries]
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    from thresher.viz.html import graph_page
+    return graph_page(entries, title="thresher graphs")
+
+
+def _emit(path: str | None, text: str) -> int:
+    if path:
+        from thresher.cmd_trace import write_html
+        write_html(path, text)
+    else:
+        sys.stdout.write(text)
     return 0
 
 

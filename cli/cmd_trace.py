@@ -113,10 +113,10 @@ def html_page(result, plan: dict | None, command: str, exit_code: int | None) ->
 
 
 def write_html(path: str, text: str) -> None:
-    """Write a page to ``path`` and say where it went (on stderr: stdout may be piped)."""
+    """Write ``text`` to ``path`` and say where it went (on stderr: stdout may be piped)."""
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
-    print(f"wrote {path} ({len(text.encode()) // 1024} KiB); open it in a browser", file=sys.stderr)
+    print(f"wrote {path} ({len(text.encode()) // 1024} KiB)", file=sys.stderr)
 
 
 def main(argv: list[str]) -> int:

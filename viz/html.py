@@ -55,6 +55,9 @@ def _graph_section(entry: dict) -> str:
     files = "".join(f"<li><code>{escape(f)}</code></li>" for f in model.files)
     overrides = "".join(f"<li>overrides {escape(o['origin'])} <code>{escape(o['file'])}</code></li>"
                         for o in entry.get("overrides", ()))
+    if entry.get("differs"):
+        overrides += (f"<li>differs from {escape(entry['replaces'])}: "
+                      + "; ".join(f"<code>{escape(d)}</code>" for d in entry["differs"]) + "</li>")
     return (f'<section class="graph-section" id="{_anchor(model.id)}"><h2>{escape(model.id)}</h2>'
             f"<p>{escape(model.description)}</p><p class=\"small muted\">{' · '.join(facts)}</p>"
             f'<ul class="small">{files}{overrides}</ul><div class="main">'
@@ -64,10 +67,12 @@ def _graph_section(entry: dict) -> str:
 
 
 def graph_page(entries: list[dict], title: str = "thresher graphs") -> str:
-    """A page drawing every graph in ``entries`` (``{"model", "origin", "overrides", "replaces"}``).
+    """A page drawing every graph in ``entries`` (``{"model", "origin", "overrides", "replaces",
+    "differs"}``, all but ``model`` optional).
 
     ``replaces`` names the graph a role override stands in for (``pytest.default`` for
-    ``pytest.ci``); ``overrides`` lists lower-origin files the graph shadows.
+    ``pytest.ci``) and ``differs`` what it changes; ``overrides`` lists lower-origin files the
+    graph shadows.
     """
     toc = "".join(f'<li><a href="#{_anchor(e["model"].id)}">{escape(e["model"].id)}</a></li>'
                   for e in entries)

@@ -232,3 +232,25 @@ def to_dict(model: GraphModel) -> dict[str, Any]:
         raw["invariant"] = invariant(node)
         raw["label"] = label_lines(node)
     return data
+
+
+def differences(model: GraphModel, base: GraphModel) -> list[str]:
+    """What ``model`` changes relative to ``base`` (a role override against the graph it replaces):
+    budget values, nodes added or removed, stages swapped, params changed, edges rewired."""
+    out = [f"budget {k}: {brief_value(base.budget.get(k))} → {brief_value(v)}"
+           for k, v in sorted(model.budget.items()) if base.budget.get(k) != v]
+    mine, theirs = {n.id: n for n in model.nodes}, {n.id: n for n in base.nodes}
+    out += [f"adds node {n}" for n in mine if n not in theirs]
+    out += [f"drops node {n}" for n in theirs if n not in mine]
+    for nid in (n for n in mine if n in theirs):
+        a, b = mine[nid], theirs[nid]
+        if a.stage != b.stage:
+            out.append(f"{nid}: stage {b.stage} → {a.stage}")
+        for k in sorted(set(a.params) | set(b.params)):
+            if a.params.get(k) != b.params.get(k):
+                out.append(f"{nid}.{k}: {brief_value(b.params.get(k))} → "
+                           f"{brief_value(a.params.get(k))}")
+    wired = lambda m: {(e.src, e.port, e.dst) for e in m.edges}  # noqa: E731
+    out += [f"wires {s}.{p} → {d}" for s, p, d in sorted(wired(model) - wired(base))]
+    out += [f"unwires {s}.{p} → {d}" for s, p, d in sorted(wired(base) - wired(model))]
+    return out

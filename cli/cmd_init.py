@@ -1,0 +1,69 @@
+"""``thresher init claude [--user|--project DIR] [--instructions] [--uninstall]``; ``thresher init snippet``.
+
+``claude`` merges thresher's hooks into Claude Code's settings.json — the user file
+(``~/.claude/settings.json``, the default) or a project's ``.claude/settings.json`` — next to
+whatever is there (idempotent; the first install keeps a byte-exact backup). The hooks: PreToolUse
+on Bash (``thresher hook claude`` routes commands worth shrinking through ``thresher run``, never
+changing the permission prompt you would get), and SessionStart / PreCompact / SubagentStart /
+SubagentStop / SessionEnd (they drop what a reader was shown when its context is lost).
+``--instructions`` also adds a short note for the agent to CLAUDE.md (``~/.claude/CLAUDE.md`` with
+``--user``, ``DIR/CLAUDE.md`` with ``--project``). ``--uninstall`` takes all of it out again and
+restores the backup when nothing else changed. ``snippet`` prints that note (for AGENTS.md or any
+other agent's instructions file). Then run ``thresher doctor``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="thresher init", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("target", choices=("claude", "snippet"), help="what to set up")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--user", action="store_true", help="~/.claude/settings.json (default)")
+    where.add_argument("--project", nargs="?", const=".", metavar="DIR",
+                       help="DIR/.claude/settings.json (DIR defaults to the current folder)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also add the agent note to CLAUDE.md")
+    ap.add_argument("--uninstall", action="store_true", help="remove what init added")
+    return ap
+
+
+def main(argv: list[str]) -> int:
+    """Install or remove the Claude Code integration."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    from thresher.integrations import claude_settings as cs
+    from thresher.integrations import snippet
+    if args.target == "snippet":
+        sys.stdout.write(snippet.block())
+        return 0
+    if args.project:
+        root = os.path.abspath(args.project)
+        path, notes = cs.project_settings(root), os.path.join(root, "CLAUDE.md")
+    else:
+        path = cs.user_settings()
+        notes = os.path.join(os.path.dirname(path), "CLAUDE.md")
+    try:
+        if args.uninstall:
+            lines = [cs.uninstall(path)]
+            if args.instructions or os.path.exists(notes):
+                lines.append(snippet.remove(notes))
+        else:
+            lines = [cs.install(path)]
+            if args.instructions:
+                lines.append(snippet.add(notes))
+    except (cs.SettingsError, OSError) as exc:
+        sys.stderr.write(f"thresher init: {exc}\n")
+        return 1
+    for line in lines:
+        print(f"thresher init: {line}")
+    if not args.uninstall:
+        print("thresher init: check it with `thresher doctor`")
+    return 0

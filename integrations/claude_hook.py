@@ -1,0 +1,151 @@
+"""``thresher hook claude``: Claude Code's hook events in, the documented JSON answer out.
+
+Contract (hooks reference, https://code.claude.com/docs/en/hooks): the event arrives as one JSON
+object on stdin with the common fields ``session_id``, ``cwd``, ``hook_event_name`` and, inside a
+subagent, ``agent_id``; ``PreToolUse`` adds ``permission_mode``, ``tool_name``, ``tool_input``
+(for Bash: ``command``, ``description``, ``timeout``, ``run_in_background``) and ``tool_use_id``.
+"Exit code 0 with no output means the hook has no decision to report, so the tool call continues
+through the normal permission flow" — that is the answer to everything this module cannot parse
+or would rather not touch.
+
+- ``PreToolUse`` on Bash: when ``thresher rewrite`` wraps part of the line, and the rewrite leaves
+  the permission outcome alone (:mod:`thresher.integrations.permissions`), the answer is
+  ``{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {...}}}``: the whole
+  tool input ("updatedInput ... replaces the entire input object, so include unchanged fields")
+  with the new ``command``, and deliberately no ``permissionDecision`` — ``"allow"`` would skip
+  the user's prompt, ``"ask"`` would add one; without it Claude Code's normal flow decides.
+- The reader scope travels inside the rewrite: each wrapped command gets
+  ``THRESHER_SESSION=cc-<hash of session_id>`` and, in a subagent, ``THRESHER_AGENT=<agent_id>``
+  (subagents have their own context: they must never be told "already shown" about their parent's
+  output). A ``thresher read``/``expand`` the agent runs itself gets the same assignments. A
+  command that did not come through the hook has no scope, so nothing is folded for it.
+- ``SessionStart`` (source ``clear``/``compact``), ``PreCompact``, ``SubagentStart``,
+  ``SubagentStop`` and ``SessionEnd`` drop the scope whose context was lost or ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+_SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}\Z")
+SCOPED_THRESHER = ("read", "expand")
+
+
+def session_token(session_id: str) -> str:
+    """The short, shell-safe session name used in scopes (``cc-`` + 12 hex of its SHA-256)."""
+    import hashlib
+    return "cc-" + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def scope_of(data: dict) -> tuple[str, str] | None:
+    """``(session token, agent id)`` of a hook input; ``None`` when no safe scope exists."""
+    session = data.get("session_id")
+    if not isinstance(session, str) or not session:
+        return None
+    agent = data.get("agent_id") or ""
+    if agent and (not isinstance(agent, str) or not _SAFE_ID.match(agent)):
+        return None  # a subagent we cannot name must not share its parent's scope
+    return session_token(session), agent
+
+
+def _assignments(scope: tuple[str, str] | None) -> str:
+    if scope is None:
+        return ""
+    return f"THRESHER_SESSION={scope[0]} " + (f"THRESHER_AGENT={scope[1]} " if scope[1] else "")
+
+
+def rewrite_line(line: str, scope: tuple[str, str] | None):
+    """``(new line, old pairs, new pairs)`` or ``None`` when nothing changes.
+
+    Pairs are ``(segment text, certainly not read-only)`` for the permission check.
+    """
+    from thresher.shell.policy import command_name
+    from thresher.shell.rewrite import WRAP, analyze
+    from .permissions import certain_prompt_command
+    env = _assignments(scope)
+    decisions = analyze(line)
+    inserts, old = [], []
+    for d in decisions:
+        old.append((d.text, certain_prompt_command(d.real)))
+        words = d.real.split()
+        if d.wrap:
+            inserts.append((d.insert_at, env + WRAP))
+        elif env and d.insert_at >= 0 and len(words) > 1 and command_name(words[0]) == "thresher" \
+                and words[1] in SCOPED_THRESHER:
+            inserts.append((d.insert_at, env))
+    if not inserts:
+        return None
+    out, last = [], 0
+    for at, text in inserts:
+        out += [line[last:at], text]
+        last = at
+    new_line = "".join(out) + line[last:]
+    new = [(d.text, certain_prompt_command(d.real)) for d in analyze(new_line)]
+    return new_line, old, new
+
+
+def pre_tool_use(data: dict, environ: dict) -> dict | None:
+    """The PreToolUse answer for a Bash call, or ``None`` (no output)."""
+    tool_input = data.get("tool_input")
+    if data.get("tool_name") != "Bash" or not isinstance(tool_input, dict):
+        return None
+    line = tool_input.get("command")
+    if not isinstance(line, str) or not line.strip():
+        return None
+    from thresher import switches
+    if switches.disabled():
+        return None
+    done = rewrite_line(line, scope_of(data))
+    if done is None:
+        return None
+    new_line, old, new = done
+    from .permissions import Unknown, load_rules, settings_files, unchanged
+    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else os.getcwd()
+    try:
+        rules = load_rules(settings_files(cwd, environ))
+    except Unknown:
+        return None
+    mode = data.get("permission_mode")
+    if not unchanged(old, new, tool_input, mode if isinstance(mode, str) else None, rules):
+        return None
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                   "updatedInput": {**tool_input, "command": new_line}}}
+
+
+def scope_event(data: dict) -> None:
+    """Drop the ledger scope whose reader lost its context (or ended)."""
+    event, scope = data.get("hook_event_name"), scope_of(data)
+    if scope is None:
+        return
+    session, agent = scope
+    from thresher.stores.sessions import drop_scope, make_scope
+    if event == "SessionStart":
+        if data.get("source") in ("clear", "compact"):
+            drop_scope(session, subscopes=True)
+    elif event in ("PreCompact", "SubagentStart", "SubagentStop"):
+        drop_scope(make_scope(session, agent))  # the main reader's compaction keeps subagents
+    elif event == "SessionEnd":
+        drop_scope(session, subscopes=True)
+
+
+SCOPE_EVENTS = ("SessionStart", "PreCompact", "SubagentStart", "SubagentStop", "SessionEnd")
+
+
+def handle(raw: bytes, environ: dict | None = None) -> str:
+    """The hook's stdout for one event ("" for none). Never raises."""
+    environ = os.environ if environ is None else environ
+    try:
+        data = json.loads(raw)
+        if not isinstance(data, dict):
+            return ""
+        event = data.get("hook_event_name")
+        if event == "PreToolUse":
+            answer = pre_tool_use(data, environ)
+            return json.dumps(answer) + "\n" if answer else ""
+        if event in SCOPE_EVENTS:
+            scope_event(data)
+    except Exception:  # noqa: BLE001 - anything unexpected: no output, the call runs untouched
+        return ""
+    return ""

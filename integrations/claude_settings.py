@@ -1,0 +1,201 @@
+"""Merge thresher's hooks into a Claude Code settings.json, and take them out again.
+
+Layout (hooks reference, "Configuration", https://code.claude.com/docs/en/hooks#configuration):
+``{"hooks": {EVENT: [{"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}]}}``;
+events without matcher support ignore the ``matcher`` field, so those groups carry none. Hook
+entries merge across settings levels, so thresher only ever adds its own groups and never
+touches anyone else's. Our handlers are recognised by their command (``... hook claude``).
+
+The first install keeps the file's exact bytes in ``settings.json.thresher-backup`` (or notes in
+``settings.json.thresher-absent`` that there was no file). ``--uninstall`` removes thresher's
+handlers; when what is left equals the backup, the backup's bytes are put back exactly (or the
+file is removed when there was none), otherwise the cleaned file is written and the backup kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+
+EVENTS = {"PreToolUse": "Bash", "SessionStart": None, "PreCompact": None, "SubagentStart": None,
+          "SubagentStop": None, "SessionEnd": None}
+TIMEOUT_S = 10  # a timed-out PreToolUse hook does not block: the call goes on unchanged
+MARK = "hook claude"
+
+
+class SettingsError(Exception):
+    """The settings file cannot be read or merged (the message names the file and the fix)."""
+
+
+def user_settings(environ: dict | None = None) -> str:
+    """``~/.claude/settings.json`` (``$CLAUDE_CONFIG_DIR/settings.json`` when set)."""
+    env = os.environ if environ is None else environ
+    base = env.get("CLAUDE_CONFIG_DIR") or os.path.join(env.get("HOME") or "~", ".claude")
+    return os.path.join(os.path.expanduser(base), "settings.json")
+
+
+def project_settings(project: str) -> str:
+    """``PROJECT/.claude/settings.json``."""
+    return os.path.join(project, ".claude", "settings.json")
+
+
+def hook_command() -> str:
+    """The shell command Claude Code should run: this install's ``thresher``, absolute, quoted."""
+    exe = os.path.join(os.path.dirname(sys.executable), "thresher")
+    if not os.access(exe, os.X_OK):
+        import shutil
+        exe = shutil.which("thresher") or ""
+    if exe:
+        return f"{shlex.quote(os.path.abspath(exe))} {MARK}"
+    return f"{shlex.quote(sys.executable)} -m thresher {MARK}"
+
+
+def is_ours(handler: object) -> bool:
+    """A handler thresher installed."""
+    return (isinstance(handler, dict) and isinstance(handler.get("command"), str)
+            and handler["command"].endswith(MARK) and "thresher" in handler["command"])
+
+
+def _load(path: str) -> tuple[dict, bytes | None]:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return {}, None
+    try:
+        data = json.loads(raw.decode("utf-8") or "{}")
+    except (ValueError, UnicodeDecodeError) as exc:
+        where = f" (line {exc.lineno}, column {exc.colno})" if hasattr(exc, "lineno") else ""
+        raise SettingsError(f"{path}{where}: not valid JSON: {exc}; fix or move the file, then "
+                            "run `thresher init claude` again") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
+        raise SettingsError(f"{path}: expected a JSON object whose \"hooks\" is an object")
+    return data, raw
+
+
+def _write(path: str, data: dict) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".thresher-tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    os.replace(tmp, path)
+
+
+def strip_ours(data: dict) -> dict:
+    """``data`` without thresher's handlers (empty groups and events dropped)."""
+    out = dict(data)
+    hooks = {}
+    for event, groups in (data.get("hooks") or {}).items():
+        kept = []
+        for group in groups if isinstance(groups, list) else [groups]:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                rest = [h for h in group["hooks"] if not is_ours(h)]
+                if not rest:
+                    continue
+                group = {**group, "hooks": rest}
+            kept.append(group)
+        if kept:
+            hooks[event] = kept
+    if hooks:
+        out["hooks"] = hooks
+    else:
+        out.pop("hooks", None)
+    return out
+
+
+def merged(data: dict, command: str) -> dict:
+    """``data`` with exactly one thresher group per event (others' entries untouched)."""
+    out = strip_ours(data)
+    hooks = dict(out.get("hooks") or {})
+    for event, matcher in EVENTS.items():
+        handler = {"type": "command", "command": command, "timeout": TIMEOUT_S}
+        group = {"matcher": matcher, "hooks": [handler]} if matcher else {"hooks": [handler]}
+        hooks[event] = list(hooks.get(event) or []) + [group]
+    out["hooks"] = hooks
+    return out
+
+
+def install(path: str, command: str | None = None) -> str:
+    """Merge the hooks into ``path``; return what happened (one line)."""
+    data, raw = _load(path)
+    new = merged(data, command or hook_command())
+    if raw is not None and new == data:
+        return f"already installed in {path}"
+    backup, absent = path + ".thresher-backup", path + ".thresher-absent"
+    if not os.path.exists(backup) and not os.path.exists(absent):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(backup if raw is not None else absent, "wb") as fh:
+            fh.write(raw or b"")
+    _write(path, new)
+    return f"installed hooks in {path} (backup: {backup if raw is not None else 'none, new file'})"
+
+
+def uninstall(path: str) -> str:
+    """Remove thresher's handlers from ``path``, restoring the backup byte-exact when possible."""
+    data, raw = _load(path)
+    backup, absent = path + ".thresher-backup", path + ".thresher-absent"
+    left = strip_ours(data)
+    if os.path.exists(absent) and not left:
+        if raw is not None:
+            os.remove(path)
+        os.remove(absent)
+        return f"removed {path} (it did not exist before thresher)"
+    if os.path.exists(backup):
+        with open(backup, "rb") as fh:
+            old = fh.read()
+        if _load_bytes(old) == left:
+            with open(path, "wb") as fh:
+                fh.write(old)
+            os.remove(backup)
+            return f"restored {path} from its backup (byte-exact)"
+    if raw is None or left == data:
+        return f"no thresher hooks in {path}"
+    _write(path, left)
+    kept = f"; the pre-install copy is kept at {backup}" if os.path.exists(backup) else ""
+    return f"removed thresher's hooks from {path} (other edits since install kept{kept})"
+
+
+def _load_bytes(raw: bytes) -> dict | None:
+    try:
+        data = json.loads(raw.decode("utf-8") or "{}")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def check(path: str) -> list[str]:
+    """Problems with thresher's hooks in ``path`` ([] when every event is wired and well-formed)."""
+    try:
+        data, raw = _load(path)
+    except SettingsError as exc:
+        return [str(exc)]
+    if raw is None:
+        return [f"{path}: no such file"]
+    problems = []
+    hooks = data.get("hooks") or {}
+    for event, matcher in EVENTS.items():
+        groups = hooks.get(event)
+        ours = [g for g in groups or [] if isinstance(g, dict)
+                and any(is_ours(h) for h in g.get("hooks") or [])]
+        if not ours:
+            problems.append(f"{path}: no thresher handler for {event}")
+        elif matcher and not any(g.get("matcher") == matcher for g in ours):
+            problems.append(f"{path}: the thresher {event} group does not match {matcher!r}")
+    return problems
+
+
+def commands_in(path: str) -> list[str]:
+    """The distinct thresher hook commands configured in ``path``."""
+    try:
+        data, _ = _load(path)
+    except SettingsError:
+        return []
+    found = []
+    for groups in (data.get("hooks") or {}).values():
+        for group in groups if isinstance(groups, list) else []:
+            for h in (group.get("hooks") or []) if isinstance(group, dict) else []:
+                if is_ours(h) and h["command"] not in found:
+                    found.append(h["command"])
+    return found

@@ -102,6 +102,7 @@ def render_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+CHART_CLASSES = 30
 COLORS = ("#555", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#827717")
 
 
@@ -132,11 +133,14 @@ def scatter(report: dict, width: int = 720, height: int = 360) -> str:
                  f'fill="{ink}">tokens saved (signed)</text>')
     parts.append(f'<text x="14" y="{top + ph / 2}" font-size="11" text-anchor="middle" '
                  f'transform="rotate(-90 14 {top + ph / 2})" fill="{ink}">facts kept</text>')
+    placed: list[tuple[float, float]] = []
     for i, (name, sx, sy) in enumerate(pts):
         c = COLORS[i % len(COLORS)]
+        near = sum(1 for px, py in placed if abs(px - x(sx)) < 60 and abs(py - y(sy)) < 14)
+        placed.append((x(sx), y(sy)))
         parts.append(f'<circle class="arm" cx="{x(sx):.1f}" cy="{y(sy):.1f}" r="6" fill="{c}">'
                      f'<title>{escape(name)}: {sx}% saved, {sy}% facts kept</title></circle>'
-                     f'<text x="{x(sx) + 9:.1f}" y="{y(sy) + 4 + 12 * (i % 2):.1f}" font-size="11" '
+                     f'<text x="{x(sx) + 9:.1f}" y="{y(sy) + 4 + 13 * near:.1f}" font-size="11" '
                      f'fill="{c}">{escape(name[:30])}</text>')
     parts.append("</svg>")
     return "".join(parts)
@@ -150,8 +154,9 @@ def render_html(report: dict) -> str:
     for a in report["arms"]:
         if a["arm"] == "raw":
             continue
-        items = [(c["key"], c["pct"]) for c in a["by_class"]]
-        title = "Tokens saved % per class: " + a["arm"]
+        biggest = sorted(a["by_class"], key=lambda c: -c["tokens_in"])[:CHART_CLASSES]
+        items = [(c["key"], c["pct"]) for c in biggest]
+        title = f"Tokens saved % per class ({len(items)} largest by tokens in): {a['arm']}"
         charts.append(f'<div class="chart">{bar_chart(title, items)}</div>')
     fails = "".join(f"<li>{escape(line.strip())}</li>" for line in failing_lines(report, None)
                     if line.strip())

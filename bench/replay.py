@@ -26,7 +26,7 @@ import shlex
 import statistics
 import time
 
-from .score import TOKENIZER_NOTE, as_text, counter, to_bytes
+from .score import as_text, counter, to_bytes, tokenizer_note
 
 MEASURED = ("Bash", "Read", "Grep")
 _EXIT = re.compile(r"\A(?:Error: )?Exit code (\d+)\n?")
@@ -208,7 +208,7 @@ def _group(events: list[dict], field: str) -> list[dict]:
     return sorted(out, key=lambda r: (-r["saved"], r["key"]))
 
 
-def merge(results: list[dict], tokenizer_name: str, role: str) -> dict:
+def merge(results: list[dict], tokenizer_name: str, role: str, asked: str = "auto") -> dict:
     """The replay report over all transcripts: totals, per tool, per command, per class, per file."""
     events = [e for r in results for e in r["events"]]
     for e in events:
@@ -228,7 +228,7 @@ def merge(results: list[dict], tokenizer_name: str, role: str) -> dict:
                  "bad_lines": r["bad_lines"], "unanswered": r["unanswered"], "error": r["error"]}
                 for r in results]
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "role": role,
-            "tokenizer": tokenizer_name, "tokenizer_note": TOKENIZER_NOTE[tokenizer_name],
+            "tokenizer": tokenizer_name, "tokenizer_note": tokenizer_note(tokenizer_name, asked),
             "transcripts": len(results),
             "totals": totals[0] if totals else {"key": "all", "events": 0, "tokens_in": 0,
                                                 "tokens_out": 0, "saved": 0, "grew": 0,
@@ -266,7 +266,7 @@ def replay(paths: list[str], *, role: str = "default", tokenizer: str = "auto",
         results.append(r)
         if progress is not None:
             progress.step(os.path.basename(r["file"]))
-    return merge(results, name, role)
+    return merge(results, name, role, tokenizer)
 
 
 COLS = [("", "key"), ("calls", "events"), ("tokens in", "tokens_in"), ("tokens out", "tokens_out"),

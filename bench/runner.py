@@ -13,7 +13,7 @@ import sys
 import time
 
 from . import arms as A
-from .score import TOKENIZER_NOTE, as_text, counter, payload, score
+from .score import as_text, counter, payload, score, tokenizer_note
 
 DEFAULT_ARMS = ("raw", "headtail", "thresher")
 
@@ -154,6 +154,6 @@ def run_bench(dirs: list[str], *, arms: "list[str] | None" = None, roles: "list[
         entry["arms"][r["arm"]] = {k: r[k] for k in ("tokens_in", "tokens_out", "saved", "missing",
                                                      "verbatim_ok", "grew", "ms", "ok", "error")}
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "command": command,
-            "corpus": list(dirs), "tokenizer": name, "tokenizer_note": TOKENIZER_NOTE[name],
+            "corpus": list(dirs), "tokenizer": name, "tokenizer_note": tokenizer_note(name, tokenizer),
             "case_count": len(cases), "seconds": round(time.perf_counter() - t0, 1),
             "arms": summarize(rows, names), "cases": list(per_case.values())}

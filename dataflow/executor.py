@@ -108,7 +108,8 @@ def check_stage(node: dict, before: Payload, after: Payload) -> None:
         if lost:
             raise StageRejected("INV-6", f"dropped or altered error line {lost[0] + 1}: "
                                 f"{src[lost[0]][:80]!r}")
-    if node["phase"] in ("distill", "collapse") and estimate(after.text()) > estimate(before.text()):
+    if node["phase"] in ("distill", "collapse") and not after.redacted \
+            and estimate(after.text()) > estimate(before.text()):
         raise StageRejected("INV-2", "output is larger than input")
 
 

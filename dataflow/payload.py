@@ -30,6 +30,7 @@ class Payload:
     __slots__ = (
         "raw", "command", "argv", "exit_code", "stream", "pclass", "role", "scope",
         "source", "lines", "origin", "tiers", "verdict", "trailing_newline", "clipped", "notes",
+        "redacted",
     )
 
     def __init__(
@@ -51,6 +52,7 @@ class Payload:
         trailing_newline: bool = False,
         clipped: int = 0,
         notes: tuple[str, ...] = (),
+        redacted: bool = False,
     ) -> None:
         self.raw = raw
         self.command = command
@@ -68,6 +70,7 @@ class Payload:
         self.trailing_newline = trailing_newline
         self.clipped = clipped        # number of view lines shortened by a clip marker
         self.notes = notes            # free-form, human-readable notes stages leave for the trace
+        self.redacted = redacted      # the view hides secrets: emitted even when not smaller (INV-2)
 
     def evolve(self, **changes: object) -> "Payload":
         """Return a copy with ``changes`` applied (the only way stages make a new payload)."""

@@ -59,11 +59,18 @@ def check_deterministic(case: Case, result: Result, plan: dict, archive) -> None
             f"{result.emission.reason!r} vs {again.emission.decision}: {again.emission.reason!r})")
 
 
+MASKED_RE = re.compile(r"(?m)^[A-Za-z_]\w*=\[thresher: value masked, \d+ chars(?:, \d+ lines)?\]$"
+                       r"|^\[thresher: printenv output masked, ")
+"""A secret's value masked (env/printenv): the one exemption from INV-2."""
+
+
 def check_never_worse(case: Case, result: Result) -> None:
-    """INV-2: the output's estimated tokens never exceed the raw input's."""
+    """INV-2: the output's estimated tokens never exceed the raw input's — unless it masks a secret
+    (hiding a credential outranks a few tokens)."""
     t_in = estimate(case.raw.decode("utf-8", "replace"))
-    t_out = estimate(result.output.decode("utf-8", "replace"))
-    if t_out > t_in:
+    out = result.output.decode("utf-8", "replace")
+    t_out = estimate(out)
+    if t_out > t_in and not MASKED_RE.search(out):
         raise AssertionError(f"INV-2: output estimated at {t_out} tokens, input at {t_in} "
                              f"({result.emission.decision}: {result.emission.reason!r})")
 

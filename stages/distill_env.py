@@ -15,10 +15,10 @@ exact length of the value it stands for (and its line count when the value spans
 ``[thresher: ...]`` brackets say the line is thresher's, not env's, so no reader takes it for the
 variable's real value.
 
-Limits, by the engine's invariants: the stage only runs when the graph reaches it, and the executor
-emits the raw input when the masked view is not smaller than it (INV-2), e.g. a 3-line output
-whose only secret is 7 characters long. The env graph therefore turns off Guard's tiny/small
-passthrough and Route's minimum saving, so masking applies wherever it saves tokens at all.
+A view that masks a secret is marked ``redacted``: the executor emits it even when it is not
+smaller than the input (hiding a credential outranks never-worse, INV-2), e.g. a one-line
+``printenv GITHUB_TOKEN``. The env graph turns off Guard's tiny/small passthrough and Route's
+minimum saving, so masking reaches every env/printenv output; a stage failure still fails open.
 """
 
 from __future__ import annotations
@@ -133,4 +133,7 @@ def run(payload, params, ctx):
     found = _listing(payload, params) or _printenv_values(payload)
     if found is None:
         return None
-    return payload.with_view(*found)
+    view = payload.with_view(*found)
+    # a masked secret is emitted even where the masked form is not smaller (INV-2 yields to it)
+    return view.evolve(redacted=any("value masked" in ln or "output masked" in ln
+                                    for ln, o in zip(view.lines, view.origin) if o == SYNTHETIC))

@@ -1,7 +1,8 @@
 """Route: choose the emission against the guardrail and write the one footer.
 
 If the compressed view does not save at least ``min_saving`` of the estimated tokens, the full
-source goes on (the executor then emits the original bytes). Otherwise, when lines were omitted or
+source goes on (the executor then emits the original bytes) — unless the view hides a secret
+(``redacted``). Otherwise, when lines were omitted or
 clipped, one footer line states the exact counts and the handle to get the original back.
 """
 
@@ -22,6 +23,7 @@ def run(payload, params, ctx):
     full = estimate("\n".join(payload.source))
     line = footer(omitted, n, ctx.handle, clipped, omitted_span(payload.origin, n))
     view = payload.with_view(payload.lines + (line,), payload.origin + (SYNTHETIC,))
-    if estimate(view.text()) > full * (1 - params["min_saving"]):  # the footer costs tokens too
+    if not payload.redacted and estimate(view.text()) > full * (1 - params["min_saving"]):
+        # the footer costs tokens too; a view that hides a secret goes on regardless
         return payload.with_view(payload.source, range(n))
     return view

@@ -64,10 +64,31 @@ def test_secret_names_and_values():
     assert not distill_env.secret_value("postgres://db:5432/x")
 
 
-def test_printenv_of_one_secret_is_masked_by_the_stage():
+def test_printenv_of_one_secret_is_masked_end_to_end():
     case = fixture_case("env-printenv-one")
     view = distill_env.run(_payload(case), ENV, None)
+    assert view.redacted
     assert view.lines == (f"API_TOKEN=[thresher: value masked, {len(case['stdout'].strip())} chars]",)
+    # the masked form plus its footer costs more tokens than the short raw value, and is still
+    # what the agent gets: hiding a credential outranks never-worse
+    res = compress(case["stdout"], command=case["command"], exit_code=0)
+    secret = case["stdout"].strip()
+    assert secret not in res.text and res.emission.decision == "compressed"
+    assert res.text.splitlines()[0] == view.lines[0]
+    assert res.emission.tokens_out >= res.emission.tokens_in
+
+
+@pytest.mark.parametrize("command, raw", [("printenv DB_PASSWORD", "hunter2\n"),
+                                          ("env", "HOME=/root\nDB_PASSWORD=hunter2\n")])
+def test_tiny_secrets_never_pass_raw(command, raw):
+    out = compress(raw, command=command, exit_code=0).text
+    assert "hunter2" not in out and "DB_PASSWORD=[thresher: value masked, 7 chars]" in out
+    assert "thresher expand" in out
+
+
+def test_plain_env_output_is_not_marked_redacted():
+    out = compress("HOME=/root\nLANG=C.UTF-8\n", command="env", exit_code=0)
+    assert out.text == "HOME=/root\nLANG=C.UTF-8\n"
 
 
 @pytest.mark.parametrize("cid", ["pytest-fail-verbose", "git-status-long", "ps-aux-many"])

@@ -151,3 +151,13 @@ def test_without_tiktoken_the_estimator_counts_and_the_report_says_so(monkeypatc
         S.counter("cl100k")
     report = run_bench([FIXTURES], ids=["pytest-fail-quiet"], arms=["raw"])
     assert report["tokenizer"] == "estimate" and "not installed" in report["tokenizer_note"]
+
+
+def test_workers_give_the_same_scores_as_one_process():
+    ids = ["pytest-fail-quiet", "git-status-porcelain-own", "data-json-package-json-cat"]
+
+    def strip(report):
+        return [{k: v for k, v in a["totals"].items() if "ms" not in k} for a in report["arms"]]
+    one = run_bench([FIXTURES], ids=ids, tokenizer="estimate")
+    two = run_bench([FIXTURES], ids=ids, tokenizer="estimate", workers=2)
+    assert strip(one) == strip(two) and one["case_count"] == 3

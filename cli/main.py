@@ -21,6 +21,11 @@ COMMANDS = {
     "rewrite": ("thresher.cmd_rewrite", "route a shell line's commands through thresher run"),
     "filters": ("thresher.cmd_filters", "test, list and check declarative filters (YAML/TOML)"),
     "trust": ("thresher.cmd_trust", "trust a project's filter files by content hash"),
+    "init": ("thresher.cmd_init", "install (or --uninstall) the Claude Code hooks and agent notes"),
+    "hook": ("thresher.cmd_hook", "the Claude Code hook handler (reads the event on stdin)"),
+    "shims": ("thresher.cmd_shims", "install or remove PATH shims for hosts without hooks"),
+    "mcp": ("thresher.cmd_mcp", "run the MCP server (stdio): read, expand, run, gain"),
+    "doctor": ("thresher.cmd_doctor", "check the install end to end and say how to fix it"),
     "bench": ("thresher.cmd_bench", "measure compressors side by side on corpus cases (tokens, facts kept)"),
     "replay": ("thresher.cmd_replay", "what thresher would have saved on Claude Code transcripts (changes nothing)"),
 }

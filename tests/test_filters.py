@@ -1,0 +1,314 @@
+"""Declarative filters: every shipped filter's inline tests, and the engine's own rules.
+
+Inputs are real captured outputs (tests/fixtures, captured by benchmarks/capture_filter_examples.py);
+the filters written here are configuration that exercises one rule each.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from thresher.dataflow.api import compress
+from thresher.dataflow.markers import FOOTER_RE
+from thresher.filters import engine, runtime
+from thresher.filters.load import FilterErrors, load_files, parse, plain
+from thresher.filters.testing import cases, check, emission
+
+from .conftest import fixture_case
+
+
+def _shipped():
+    entries, _ = runtime.read_entries([("shipped", p) for p in runtime._listing(runtime.shipped_dir())])
+    return load_files(entries)
+
+
+_LOADED, _ERRORS = _shipped()
+
+
+def test_every_shipped_filter_file_loads():
+    assert not _ERRORS, "\n".join(e.render() for e in _ERRORS)
+    assert _LOADED
+
+
+@pytest.mark.parametrize("case_id,f,test", cases(_LOADED), ids=[c[0] for c in cases(_LOADED)])
+def test_shipped_inline_test(case_id, f, test):
+    report = check(f, test)
+    assert report is None, f"{f['file']} {case_id}:\n{report}"
+
+
+# -- loading and validation -------------------------------------------------------------------
+
+_FILTER = """\
+filters:
+  - name: demo
+    description: one line
+    match: '(?:^|\\s)rsync\\s'
+{extra}    tests:
+      - name: t
+        input: |
+          a
+        expected: |
+          a
+"""
+
+
+def _write(tmp_path, text: str, name: str = "f.yaml") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def _errors(path: str) -> list:
+    with pytest.raises(FilterErrors) as exc:
+        parse(path, open(path, "rb").read())
+    return exc.value.errors
+
+
+def test_unknown_key_is_rejected_with_file_line_filter_and_suggestion(tmp_path):
+    path = _write(tmp_path, _FILTER.format(extra="    stirp: ['^x']\n"))
+    (err,) = _errors(path)
+    assert (err.file, err.line, err.node) == (path, 5, "demo")
+    assert "unknown key 'stirp'" in err.render() and "did you mean 'strip'" in err.render()
+
+
+def test_unknown_key_in_a_toml_file_names_its_line(tmp_path):
+    text = textwrap.dedent("""\
+        [[filters]]
+        name = "demo"
+        description = "one line"
+        match = 'rsync'
+        on_emtpy = "nothing"
+
+        [[filters.tests]]
+        name = "t"
+        input = "a"
+        expected = "a"
+    """)
+    (err,) = _errors(_write(tmp_path, text, "f.toml"))
+    assert err.line == 5 and "did you mean 'on_empty'" in err.render()
+
+
+def test_short_circuit_without_unless_is_rejected_and_never_is_accepted(tmp_path):
+    rule = "    short_circuit:\n      - when: '^sent'\n        message: ok\n{unless}"
+    (err,) = _errors(_write(tmp_path, _FILTER.format(extra=rule.format(unless=""))))
+    assert "without `unless`" in err.problem and err.line == 6 and "unless: never" in err.hint
+    ok = _write(tmp_path, _FILTER.format(extra=rule.format(unless="        unless: never\n")), "ok.yaml")
+    (spec,) = parse(ok, open(ok, "rb").read())
+    assert plain(spec, "user", ok)["short_circuit"] == [["^sent", "ok", None]]
+
+
+def test_bad_regex_is_named_with_its_line(tmp_path):
+    (err,) = _errors(_write(tmp_path, _FILTER.format(extra="    strip: ['^ok', '(unclosed']\n")))
+    assert err.line == 5 and "'(unclosed'" in err.problem and "strip.1" in err.problem
+
+
+def test_replacement_naming_a_missing_group_is_rejected(tmp_path):
+    extra = "    replace:\n      - {pattern: '^(\\w+) x', with: '\\2'}\n"
+    (err,) = _errors(_write(tmp_path, _FILTER.format(extra=extra)))
+    assert "group reference '2'" in err.problem
+
+
+def test_duplicate_names_are_rejected_within_and_across_files(tmp_path):
+    one = _FILTER.format(extra="")
+    two = one + one.split("filters:\n", 1)[1]
+    errs = _errors(_write(tmp_path, two))
+    assert any("duplicate filter name" in e.problem for e in errs)
+    a, b = _write(tmp_path, one, "a.yaml"), _write(tmp_path, one, "b.yaml")
+    loaded, errors = load_files([("user", a, open(a, "rb").read()), ("shipped", b, open(b, "rb").read())])
+    assert [p for _, p, _ in loaded] == [a]
+    assert errors[0].file == b and "already defined in" in errors[0].problem
+
+
+# -- the engine's safety rules -----------------------------------------------------------------
+
+def _filter(**kw) -> dict:
+    base = {"name": "t", "description": "d", "file": "t.yaml", "origin": "user", "match": ".",
+            "strip_ansi": True, "replace": [], "short_circuit": [], "strip": [], "keep": None,
+            "max_line_chars": None, "head": None, "tail": None, "max_lines": None, "on_empty": None}
+    return {**base, **kw}
+
+
+def _emit(f: dict, case: dict, streams=("stdout", "stderr"), exit_code="case") -> list[str]:
+    from thresher.filters.model import FilterTest
+    text = "".join(case[s] for s in streams)
+    code = case["exit_code"] if exit_code == "case" else exit_code
+    return emission(f, FilterTest(name="x", input=text, expected="", exit_code=code)).split("\n")
+
+
+_RSYNC_ERRORS = [line for line in fixture_case("rsync-missing-source")["stderr"].splitlines()]
+
+
+@pytest.mark.parametrize("rule", [{"strip": ["."]}, {"keep": ["^nothing$"]}, {"head": 1},
+                                  {"tail": 1}, {"max_lines": 1}])
+def test_critical_lines_survive_strip_keep_head_tail_max_lines(rule):
+    out = _emit(_filter(**rule), fixture_case("rsync-missing-source"))
+    assert all(line in out for line in _RSYNC_ERRORS)
+    assert len(out) < len(fixture_case("rsync-missing-source")["stdout"].splitlines()) + 3
+
+
+def test_replace_and_max_line_chars_never_alter_critical_lines():
+    f = _filter(replace=[["failed", "ok"], ["^sent", "SENT"]], max_line_chars=20)
+    out = _emit(f, fixture_case("rsync-missing-source"))
+    assert all(line in out for line in _RSYNC_ERRORS)
+    assert any(line.startswith("SENT ") for line in out)  # a non-critical line was rewritten
+
+
+def test_short_circuit_fires_only_when_unless_misses_and_the_exit_code_is_zero():
+    case = fixture_case("pre-commit-all-pass")
+    fires = _filter(short_circuit=[["Passed$", "all passed", None]])
+    assert _emit(fires, case) == ["all passed"]
+    blocked = _filter(short_circuit=[["Passed$", "all passed", "Skipped$"]])
+    assert _emit(blocked, case) == case["stdout"].rstrip("\n").split("\n")
+    assert _emit(fires, case, exit_code=1) == case["stdout"].rstrip("\n").split("\n")
+
+
+def test_short_circuit_never_swallows_error_lines_even_with_unless_never():
+    case = fixture_case("ansible-playbook-failed")
+    f = _filter(short_circuit=[["PLAY RECAP", "ansible: done", None]])
+    out = _emit(f, case, exit_code=0)
+    assert "ansible: done" not in out and any(line.startswith("fatal: ") for line in out)
+
+
+def test_on_empty_and_head_tail_window():
+    case = fixture_case("rsync-av-tree")
+    assert _emit(_filter(strip=["^"]), case) == [""]  # nothing left, no on_empty: no lines
+    assert _emit(_filter(strip=["^"], on_empty="rsync: nothing"), case) == ["rsync: nothing"]
+    lines = case["stdout"].rstrip("\n").split("\n")
+    assert _emit(_filter(head=3, tail=2), case) == lines[:3] + lines[-2:]
+    assert _emit(_filter(head=3, tail=10, max_lines=5), case) == lines[:3] + lines[-2:]
+    assert _emit(_filter(max_lines=4), case) == lines[:4]
+
+
+def test_stage_declines_when_nothing_matches_changes_or_shrinks():
+    case = fixture_case("rsync-av-tree")
+    text, cmd = case["stdout"], case["command"]
+    other = compress(text, command="unknown-tool --flag", exit_code=0, trace=True)
+    assert "filter" not in other.applied
+    hit = compress(text, command=cmd, exit_code=0, trace=True)
+    assert "filter" in hit.applied
+    payload = _payload(text, cmd)
+    assert engine.apply(_filter(strip=["^no such line$"]), payload) is None
+    assert engine.apply(_filter(replace=[["^(.*)$", "\\1 and more words"]]), payload) is None
+
+
+def _payload(text: str, cmd: str, exit_code: int = 0):
+    from thresher.dataflow.executor import initial_payload
+    return initial_payload(text.encode(), command=cmd, exit_code=exit_code)
+
+
+def test_rsync_through_the_generic_graph_keeps_totals_and_one_footer():
+    case = fixture_case("rsync-av-tree")
+    out = compress(case["stdout"], command=case["command"], exit_code=0).text.splitlines()
+    assert all(fact in out for fact in case["must_keep"])
+    assert FOOTER_RE.match(out[-1]) and sum(1 for line in out if line.startswith("[thresher:")) == 1
+    assert len(out) == 4
+
+
+# -- trust ------------------------------------------------------------------------------------
+
+_PROJECT = """\
+filters:
+  - name: project-rsync
+    description: project rule for rsync
+    match: '(?:^|\\s)rsync\\s'
+    keep: ['^{keep}']
+    tests:
+      - name: t
+        input: |
+          sent 1 bytes
+        expected: |
+          sent 1 bytes
+"""
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A project folder with .thresher/filters.yaml, as the working directory."""
+    (tmp_path / ".thresher").mkdir()
+    path = tmp_path / ".thresher" / "filters.yaml"
+    path.write_text(_PROJECT.format(keep="total size"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(runtime, "_WARNED", set())
+    return path
+
+
+def _seen(case: dict) -> str:
+    return compress(case["stdout"], command=case["command"], exit_code=0).text
+
+
+def _trust(*args: str) -> int:
+    from thresher.cmd_trust import main
+    return main(list(args))
+
+
+def test_trust_flow_untrusted_trusted_edited_retrusted(project, capsys):
+    case = fixture_case("rsync-av-tree")
+    untrusted = _seen(case)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ".thresher/filters.yaml" in err
+    assert "thresher trust .thresher/filters.yaml" in err
+    assert "sent 6,138 bytes" in untrusted  # the shipped rsync filter, not the project's
+    assert _trust(".thresher/filters.yaml") == 0
+    trusted = _seen(case)
+    assert "sent 6,138 bytes" not in trusted and "total size is 2,808" in trusted
+    assert "ignoring untrusted" not in capsys.readouterr().err
+    project.write_text(_PROJECT.format(keep="sent"))
+    edited = _seen(case)
+    assert "total size is 2,808" in edited and "sent 6,138 bytes" in edited
+    assert "ignoring untrusted" in capsys.readouterr().err
+    assert _trust(".thresher/filters.yaml") == 0
+    retrusted = _seen(case)
+    assert "sent 6,138 bytes" in retrusted and "total size is 2,808" not in retrusted
+    assert _trust("--revoke", ".thresher/filters.yaml") == 0
+    assert "sent 6,138 bytes" in _seen(case) and "total size is 2,808" in _seen(case)
+
+
+def test_trust_refuses_a_file_that_does_not_validate(project, capsys):
+    project.write_text(_PROJECT.format(keep="x").replace("keep:", "kep:"))
+    assert _trust(str(project)) == 2
+    assert "did you mean 'keep'" in capsys.readouterr().err
+    entries, untrusted = runtime.read_entries(runtime.discover())
+    assert [p for p, _ in untrusted] == [str(project)] and all(origin != "project" for origin, _, _ in entries)
+
+
+def test_user_filters_are_searched_before_shipped(monkeypatch):
+    folder = runtime.user_filter_dir()
+    os.makedirs(folder)
+    with open(os.path.join(folder, "mine.yaml"), "w") as fh:
+        fh.write(_PROJECT.format(keep="total size").replace("project-rsync", "my-rsync"))
+    loaded = runtime.load(warn=False)
+    assert [f["origin"] for f in loaded.filters][:1] == ["user"]
+    assert engine.first_match(loaded.filters, "rsync -av a/ b/")["name"] == "my-rsync"
+
+
+# -- CLI and hot path ---------------------------------------------------------------------------
+
+def test_filters_test_cli_prints_a_diff_and_exits_1_on_failure(tmp_path, capsys):
+    from thresher.cmd_filters import main
+    good = _write(tmp_path, _FILTER.format(extra=""), "good.yaml")
+    assert main(["test", good]) == 0
+    bad = _write(tmp_path, _FILTER.format(extra="    strip: ['^a$']\n"), "bad.yaml")
+    assert main(["test", bad]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "demo::t" in out and "-a" in out.split("FAIL", 1)[1]
+    assert main(["check", bad]) == 0 and main(["check", str(tmp_path / "missing.yaml")]) == 2
+
+
+def test_pipe_with_a_filter_on_a_warm_cache_imports_no_control_plane_module():
+    case = fixture_case("rsync-av-tree")
+    cmd = [sys.executable, "-X", "importtime", "-m", "thresher", "pipe", "--cmd", case["command"],
+           "--exit-code", "0"]
+    subprocess.run(cmd, input=case["stdout"].encode(), capture_output=True, check=True)  # warm
+    res = subprocess.run(cmd, input=case["stdout"].encode(), capture_output=True, check=True)
+    imported = {line.split("|")[-1].strip() for line in res.stderr.decode().splitlines()
+                if line.startswith("import time:")}
+    assert "thresher.filters.engine" in imported  # the filter stage ran
+    heavy = {m for m in imported if m.split(".")[0] in ("yaml", "pydantic", "networkx", "numpy")}
+    assert not heavy, sorted(heavy)
+    assert res.stdout.decode().splitlines()[:3] == [
+        "created directory dst", *fixture_case("rsync-av-tree")["must_keep"]]

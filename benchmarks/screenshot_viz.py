@@ -15,6 +15,7 @@ kept in a temporary folder unless ``--keep-html``). Exit 2 when chromium or play
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import shlex
@@ -74,9 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=os.path.join(HERE, "..", "docs", "img"))
     ap.add_argument("--keep-html", action="store_true", help="keep the pages next to the PNGs")
     args = ap.parse_args(argv)
-    try:
-        import playwright  # noqa: F401 - only to say clearly what is missing
-    except ImportError:
+    if importlib.util.find_spec("playwright") is None:
         print("screenshot_viz: playwright is missing (pip install -e '.[test]')", file=sys.stderr)
         return 2
     if chromium() is None:

@@ -182,3 +182,28 @@ def test_graph_page_with_every_graph_draws_each_and_shows_params_on_click(tmp_pa
     assert panel.get_attribute("data-node") == "distill"
     assert json.loads(panel.locator("pre").text_content()) == plans["pytest.ci"]["nodes"]["distill"]["params"]
     _assert_offline(page, path)
+
+
+def test_rejected_and_failed_stages_are_coloured_and_explained(tmp_path, open_page):
+    from thresher.viz.html import trace_page
+    from thresher.viz.model import STYLES, build_model
+
+    from .test_viz_layout import broken_run
+    plan, res = broken_run()
+    trace = res.trace.to_dict()
+    path = tmp_path / "broken.html"
+    path.write_text(trace_page(build_model(plan, trace), trace, res.text, {"command": "pytest -v"}),
+                    encoding="utf-8")
+    page = open_page(path)
+    for nid, outcome in (("distill", "rejected"), ("trim", "failed")):
+        rect = page.locator(f'g.node[data-node="{nid}"] rect')
+        assert rect.get_attribute("fill") == STYLES[outcome][0]
+        page.click(f'g.node[data-node="{nid}"]')
+        detail = page.locator("#detail")
+        assert detail.locator(".badge").text_content().startswith(outcome)
+        assert "Its output was not used" in detail.text_content()
+    assert page.locator("#detail .badge").text_content() == "failed"
+    page.click('g.node[data-node="distill"]')
+    assert page.locator("#detail .badge").text_content() == "rejected INV-3"
+    assert "wrote a line not in the input" in page.locator("#detail").text_content()
+    _assert_offline(page, path)

@@ -254,3 +254,30 @@ def test_trace_html_writes_a_page_and_refuses_a_passthrough_class(tmp_path):
     assert text.startswith("<!DOCTYPE html>") and 'id="thresher-data"' in text
     none = _thresher("trace", "--html", str(tmp_path / "none.html"), stdin="hello\n")
     assert none.returncode == 2 and "nothing to draw" in none.stderr
+
+
+def broken_run(case_id: str = "pytest-fail-verbose"):
+    """A real run where distill is rejected (INV-3: it may not write summaries here) and collapse
+    fails (its impl raises), traced with views: ``(plan, result)``."""
+    plan = copy.deepcopy(_plans()["pytest-verbose.default"])
+    plan["nodes"]["distill"]["emits_summaries"] = False
+    plan["nodes"]["trim"]["impl"] = "json:loads"       # wrong signature → TypeError → fail open
+    case = fixture_case(case_id)
+    return plan, compress(case["stdout"], command=case["command"], exit_code=case["exit_code"],
+                          plan=plan, trace=True, keep_views=True)
+
+
+def test_rejected_and_failed_nodes_name_the_invariant_in_every_drawing():
+    plan, res = broken_run()
+    trace = res.trace.to_dict()
+    model = build_model(plan, trace)
+    assert model.node("distill").outcome == "rejected" and model.node("trim").outcome == "failed"
+    root = ET.fromstring(svg.render(model))
+    label = next(g for g in root.iter(f"{SVG}g") if g.get("data-node") == "distill")
+    assert "outcome-rejected" in label.get("class")
+    assert any((t.text or "").startswith("rejected INV-3 · ") for t in label.iter(f"{SVG}text"))
+    data = html.trace_data(model, trace)
+    node = next(n for n in data["graph"]["nodes"] if n["id"] == "distill")
+    assert node["invariant"] == "INV-3"
+    # A rejected stage's input passed on: its diff shows no line removed.
+    assert all(r[0] == SAME for r in data["stages"]["distill"]["rows"])

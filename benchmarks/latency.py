@@ -3,7 +3,9 @@
 Every round runs each arm once, in turn (so machine noise hits all arms alike), on a warm plan
 cache; the report gives the median wall time per arm and its ratio to ``python3 -c pass``.
 Arms: ``python3 -c pass``, ``true`` and ``thresher run -- true``, ``git status`` and
-``thresher run -- git status`` (in this repository), and ``thresher pipe`` on the README example.
+``thresher run -- git status`` (in this repository), ``thresher pipe`` on the README example, and
+``thresher hook claude`` on a PreToolUse input it rewrites and on one it leaves alone (the hook
+runs before every Bash call of a Claude Code agent).
 Usage: ``python benchmarks/latency.py [--runs N]``.
 """
 
@@ -33,7 +35,17 @@ def arms() -> dict[str, tuple[list[str], bytes]]:
         "thresher run -- git status": (TH + ["run", "--", "git", "status"], b""),
         "thresher pipe (example)": (TH + ["pipe", "--cmd", "python -m pytest -v", "--exit-code", "1"],
                                     example),
+        "hook claude (rewrite)": (TH + ["hook", "claude"], _hook_input("pytest -q")),
+        "hook claude (left alone)": (TH + ["hook", "claude"], _hook_input("ls -la")),
     }
+
+
+def _hook_input(command: str) -> bytes:
+    """A PreToolUse Bash input in the documented schema (code.claude.com/docs/en/hooks)."""
+    import json
+    return json.dumps({"session_id": "bench", "cwd": os.getcwd(), "permission_mode": "default",
+                       "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                       "tool_input": {"command": command}, "tool_use_id": "toolu_bench"}).encode()
 
 
 def _time(argv: list[str], data: bytes) -> float:

@@ -234,3 +234,15 @@ def test_scope_events(project, event, extra, left):
             "hook_event_name": event, **extra}
     assert_silent(hook(data, project))
     assert _scopes() == sorted(left + ["other-session"])
+
+
+def test_hook_imports_nothing_heavy(project):
+    """The hook runs before every Bash call: no control plane, no SQLite, no MCP SDK."""
+    data = json.dumps(pre_tool_use(project, "pytest -q")).encode()
+    res = subprocess.run([sys.executable, "-X", "importtime", "-m", "thresher", "hook", "claude"],
+                         input=data, capture_output=True, cwd=project, check=True)
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in
+                res.stderr.decode().splitlines() if line.startswith("import time:")}
+    assert "thresher" in imported and res.stdout.startswith(b'{"hookSpecificOutput"')
+    heavy = {"networkx", "pydantic", "yaml", "numpy", "rank_bm25", "sqlite3", "mcp", "anyio"}
+    assert not imported & heavy, sorted(imported & heavy)

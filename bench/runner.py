@@ -16,6 +16,8 @@ from . import arms as A
 from .score import as_text, counter, payload, score, tokenizer_note
 
 DEFAULT_ARMS = ("raw", "headtail", "thresher")
+CASE_FIELDS = ("tokens_in", "tokens_out", "saved", "missing", "verbatim_ok", "grew", "ms", "ok",
+               "error")
 
 
 def arm_specs(arm_args: "list[str] | None", roles: "list[str] | None") -> list[tuple[str, str]]:
@@ -143,17 +145,15 @@ def run_bench(dirs: list[str], *, arms: "list[str] | None" = None, roles: "list[
     bar = Progress(len(cases), progress)
     t0 = time.perf_counter()
     rows: list[dict] = []
+    per_case = []  # one entry per case file (ids may repeat across folders)
     for case, scored in zip(cases, fmap(case_job, [(c, specs, tokenizer) for c in cases],
                                         workers=workers)):
         rows += scored
+        per_case.append({"id": case.get("id", "?"), "class": case.get("class") or "?",
+                         "arms": {r["arm"]: {k: r[k] for k in CASE_FIELDS} for r in scored}})
         bar.step(case.get("id", ""))
     names = [A.arm_name(k, a) for k, a in specs]
-    per_case = {}
-    for r in rows:
-        entry = per_case.setdefault(r["id"], {"id": r["id"], "class": r["class"], "arms": {}})
-        entry["arms"][r["arm"]] = {k: r[k] for k in ("tokens_in", "tokens_out", "saved", "missing",
-                                                     "verbatim_ok", "grew", "ms", "ok", "error")}
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "command": command,
             "corpus": list(dirs), "tokenizer": name, "tokenizer_note": tokenizer_note(name, tokenizer),
             "case_count": len(cases), "seconds": round(time.perf_counter() - t0, 1),
-            "arms": summarize(rows, names), "cases": list(per_case.values())}
+            "arms": summarize(rows, names), "cases": per_case}

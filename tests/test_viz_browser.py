@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from thresher.dataflow.plan import load_plans
 
 from .conftest import fixture_case
+from .test_viz_layout import broken_run, run_thresher
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (test extra) missing")
 CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser",
@@ -59,17 +58,15 @@ def open_page(browser):
         ctx.close()
 
 
-def _thresher(*args: str, stdin: str = "") -> None:
-    out = subprocess.run([sys.executable, "-m", "thresher", *args], input=stdin,
-                         capture_output=True, text=True)
+def _thresher(*args: str, stdin: str = "") -> str:
+    out = run_thresher(*args, stdin=stdin)
     assert out.returncode == 0, out.stderr
+    return out.stdout
 
 
 def _trace(case: dict) -> dict:
-    out = subprocess.run([sys.executable, "-m", "thresher", "trace", "--cmd", case["command"],
-                          "--exit-code", str(case["exit_code"]), "--json"],
-                         input=case["stdout"], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return json.loads(_thresher("trace", "--cmd", case["command"], "--exit-code",
+                                str(case["exit_code"]), "--json", stdin=case["stdout"]))
 
 
 def _assert_offline(page, path) -> None:
@@ -188,7 +185,6 @@ def test_rejected_and_failed_stages_are_coloured_and_explained(tmp_path, open_pa
     from thresher.viz.html import trace_page
     from thresher.viz.model import STYLES, build_model
 
-    from .test_viz_layout import broken_run
     plan, res = broken_run()
     trace = res.trace.to_dict()
     path = tmp_path / "broken.html"

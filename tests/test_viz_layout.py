@@ -215,13 +215,14 @@ def test_pages_load_nothing_from_outside():
         assert "@import" not in text and "url(http" not in text
 
 
-def _thresher(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+def run_thresher(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """``python -m thresher ARGS`` with ``stdin``, output captured as text."""
     return subprocess.run([sys.executable, "-m", "thresher", *args], input=stdin,
                           capture_output=True, text=True)
 
 
 def test_graph_draw_json_is_the_model_every_format_draws():
-    out = _thresher("graph", "draw", "pytest.default", "--format", "json")
+    out = run_thresher("graph", "draw", "pytest.default", "--format", "json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert [n["id"] for n in data["nodes"]] == _plans()["pytest.default"]["order"]
@@ -232,7 +233,7 @@ def test_graph_draw_json_is_the_model_every_format_draws():
 
 
 def test_graph_draw_all_lists_every_graph_and_marks_role_overrides():
-    out = _thresher("graph", "draw", "--all", "--format", "json")
+    out = run_thresher("graph", "draw", "--all", "--format", "json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     plans = _plans()
@@ -240,19 +241,19 @@ def test_graph_draw_all_lists_every_graph_and_marks_role_overrides():
     for d in data:
         base = f"{d['pclass']}.default"
         assert d["replaces"] == (base if d["role"] != "default" and base in plans else None)
-    bad = _thresher("graph", "draw", "--all", "--format", "dot")
+    bad = run_thresher("graph", "draw", "--all", "--format", "dot")
     assert bad.returncode == 2 and "--format html" in bad.stderr
 
 
 def test_trace_html_writes_a_page_and_refuses_a_passthrough_class(tmp_path):
     case = fixture_case("pytest-own-fail-default")
     page = tmp_path / "trace.html"
-    out = _thresher("trace", "--cmd", case["command"], "--exit-code", str(case["exit_code"]),
+    out = run_thresher("trace", "--cmd", case["command"], "--exit-code", str(case["exit_code"]),
                     "--html", str(page), stdin=case["stdout"])
     assert out.returncode == 0, out.stderr
     text = page.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>") and 'id="thresher-data"' in text
-    none = _thresher("trace", "--html", str(tmp_path / "none.html"), stdin="hello\n")
+    none = run_thresher("trace", "--html", str(tmp_path / "none.html"), stdin="hello\n")
     assert none.returncode == 2 and "nothing to draw" in none.stderr
 
 

@@ -65,7 +65,7 @@ def failing_lines(report: dict, limit: int | None = 20) -> list[str]:
         if not fails:
             continue
         out += ["", f"failing cases, {a['arm']} ({len(fails)})"]
-        for f in fails[:limit] if limit else fails:
+        for f in fails if limit is None else fails[:limit]:
             why = []
             if f["missing"]:
                 why.append(f"missing {len(f['missing'])} fact(s), e.g. {f['missing'][0][:80]!r}")
@@ -76,7 +76,7 @@ def failing_lines(report: dict, limit: int | None = 20) -> list[str]:
             if f["error"]:
                 why.append(f"arm error: {f['error']}")
             out.append(f"  {f['id']}: " + "; ".join(why))
-        if limit and len(fails) > limit:
+        if limit is not None and len(fails) > limit:
             out.append(f"  ... {len(fails) - limit} more (--show-failing all, or --json)")
     return out
 

@@ -29,6 +29,15 @@ import shlex
 import sys
 
 
+def _count_or_all(text: str) -> "int | None":
+    """``all`` (None: no limit) or a count >= 0."""
+    if text == "all":
+        return None
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number or 'all', got {text!r}")
+    return int(text)
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser (its --help is the module docstring)."""
     ap = argparse.ArgumentParser(prog="thresher bench", description=__doc__.split("\n", 2)[2],
@@ -48,7 +57,7 @@ def parser() -> argparse.ArgumentParser:
                     help="stdout format (markdown: the tables for a README)")
     ap.add_argument("--workers", type=int, default=1, metavar="N",
                     help="score cases in N local processes (default 1)")
-    ap.add_argument("--show-failing", default="20", metavar="N|all",
+    ap.add_argument("--show-failing", default=20, type=_count_or_all, metavar="N|all",
                     help="failing cases listed per arm (default 20)")
     add_shared_options(ap)
     return ap
@@ -79,7 +88,6 @@ def run(args) -> int:
         print(f"thresher bench: no such folder: {', '.join(missing)} (pass folders of case JSON "
               "files, e.g. tests/fixtures)", file=sys.stderr)
         return 2
-    show = None if args.show_failing == "all" else int(args.show_failing)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     report = run_bench(args.dirs, arms=args.arms, roles=args.roles, tokenizer=args.tokenizer,
                        progress=progress, workers=args.workers, pclass=args.pclass, ids=args.ids,
@@ -94,7 +102,7 @@ def run(args) -> int:
         with open(args.html_out, "w", encoding="utf-8") as fh:
             fh.write(render.render_html(report))
     sys.stdout.write(render.render_markdown(report) if args.format == "markdown"
-                     else render.render_text(report, show))
+                     else render.render_text(report, args.show_failing))
     return 0
 
 

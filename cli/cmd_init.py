@@ -35,10 +35,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     """Install or remove the Claude Code integration."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    from thresher.common import run_command
+    return run_command("thresher init", _parser(), argv, _run)
+
+
+def _run(args) -> int:
     from thresher.integrations import claude_settings as cs
     from thresher.integrations import snippet
     if args.target == "snippet":

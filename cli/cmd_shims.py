@@ -29,10 +29,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     """Install or remove shims."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    from thresher.common import run_command
+    return run_command("thresher shims", _parser(), argv, _run)
+
+
+def _run(args) -> int:
     from thresher.integrations import shims
     try:
         if args.action == "install":

@@ -30,13 +30,17 @@ def block() -> str:
     return f"{BEGIN}\n{TEXT}{END}\n"
 
 
-def add(path: str) -> str:
-    """Append the block to ``path`` (created if missing) unless it is there; say what happened."""
+def _read(path: str) -> str | None:
     try:
         with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+            return fh.read()
     except FileNotFoundError:
-        text = None
+        return None
+
+
+def add(path: str) -> str:
+    """Append the block to ``path`` (created if missing) unless it is there; say what happened."""
+    text = _read(path)
     if text is not None and BEGIN in text:
         return f"agent notes already in {path}"
     if text is None:
@@ -50,11 +54,9 @@ def add(path: str) -> str:
 
 
 def remove(path: str) -> str:
-    """Take the block (and the blank line added before it) out of ``path``."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
+    """Take the block (and the newline added before it) out of ``path``."""
+    text = _read(path)
+    if text is None:
         return f"no {path}"
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < start:

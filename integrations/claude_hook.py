@@ -92,8 +92,8 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
     if data.get("tool_name") != "Bash" or not isinstance(tool_input, dict):
         return None
     line = tool_input.get("command")
-    if not isinstance(line, str) or not line.strip():
-        return None
+    if not isinstance(line, str) or not line.strip() or tool_input.get("run_in_background"):
+        return None  # a background command's output is read while it runs: never hold it back
     from thresher import switches
     if switches.disabled():
         return None

@@ -103,7 +103,8 @@ def check_shims(path_var: str) -> list[Check]:
     for folder in shims.shim_folders(path_var):
         names = sorted(n for n in os.listdir(folder) if shims.is_shim(os.path.join(folder, n)))
         missing = [n for n in names if shims.resolve(folder, n, path_var) is None]
-        stale = [n for n in names if shims.thresher_exe() not in open(os.path.join(folder, n)).read()]
+        exe = shims.thresher_exe()
+        stale = [n for n in names if exe not in _text(os.path.join(folder, n))]
         if missing or stale:
             out.append(Check(FAIL, "shims", f"{folder}: no real program for {missing}, written for "
                              f"another thresher: {stale}", f"thresher shims remove {folder} && "
@@ -111,6 +112,11 @@ def check_shims(path_var: str) -> list[Check]:
         else:
             out.append(Check(OK, "shims", f"{folder}: {len(names)} shims resolve past the folder"))
     return out
+
+
+def _text(path: str) -> str:
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        return fh.read()
 
 
 def check_archive() -> Check:

@@ -101,9 +101,13 @@ def load_rules(files: list[str]) -> dict:
         if not isinstance(data, dict):
             raise Unknown(f"{path}: not a JSON object")
         perms = data.get("permissions") or {}
+        if not isinstance(perms, dict):
+            raise Unknown(f"{path}: \"permissions\" is not an object")
         for kind in ("allow", "ask", "deny"):
-            entries = perms.get(kind) or [] if isinstance(perms, dict) else []
-            rules[kind] += [e for e in entries if isinstance(e, str)]
+            entries = perms.get(kind) or []
+            if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+                raise Unknown(f"{path}: permissions.{kind} is not a list of rules")
+            rules[kind] += entries
         sandbox = data.get("sandbox")
         if isinstance(sandbox, dict) and sandbox.get("enabled"):
             rules["sandbox"] = True

@@ -189,6 +189,18 @@ def test_other_allow_rules_do_not_block_an_unrelated_rewrite(project):
                                                          "pytest -x")
 
 
+def test_background_command_is_left_alone(project):
+    data = pre_tool_use(project, "pytest -q")
+    data["tool_input"]["run_in_background"] = True
+    assert_silent(hook(data, project))
+
+
+def test_malformed_permissions_no_rewrite(project):
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": "Bash"}}))
+    assert_silent(hook(pre_tool_use(project, "pytest -q"), project))
+
+
 def test_kill_switch(project):
     assert_silent(hook(pre_tool_use(project, "pytest -q"), project, env={"THRESHER_DISABLE": "1"}))
 

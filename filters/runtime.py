@@ -20,10 +20,7 @@ import marshal
 import os
 import sys
 
-from blake3 import blake3
-
-from thresher.dataflow import __version__
-from thresher.dataflow.plan import _write_atomic, builtin_dir, cache_dir, user_dir
+from thresher.dataflow.plan import _write_atomic, builtin_dir, cache_dir, seeded_hash, user_dir
 
 from . import trust
 
@@ -96,13 +93,7 @@ def read_entries(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str, byt
 
 
 def _key(entries: list[tuple[str, str, bytes]]) -> str:
-    import importlib.util
-    h = blake3(f"{__version__}\0{sys.version}".encode())
-    for mod in _KEY_SOURCES:
-        spec = importlib.util.find_spec(mod)
-        if spec and spec.origin:
-            with open(spec.origin, "rb") as fh:
-                h.update(fh.read())
+    h = seeded_hash(_KEY_SOURCES)
     for origin, path, data in entries:
         h.update(f"\0{origin}\0{path}\0{len(data)}\0".encode())
         h.update(data)

@@ -71,14 +71,21 @@ def discover(cwd: str | None = None) -> list[tuple[str, str]]:
     return found
 
 
-def _key(files: list[tuple[str, str]]) -> str:
+def seeded_hash(modules: tuple[str, ...]) -> "blake3":
+    """A blake3 hasher seeded with the package and Python versions and the source of ``modules``
+    (so a cache keyed by it goes stale when the code that built it changes)."""
     h = blake3(f"{__version__}\0{sys.version}".encode())
     import importlib.util
-    for mod in _KEY_SOURCES:
+    for mod in modules:
         spec = importlib.util.find_spec(mod)
         if spec and spec.origin:
             with open(spec.origin, "rb") as fh:
                 h.update(fh.read())
+    return h
+
+
+def _key(files: list[tuple[str, str]]) -> str:
+    h = seeded_hash(_KEY_SOURCES)
     for origin, path in files:
         h.update(f"\0{origin}\0{path}\0".encode())
         with open(path, "rb") as fh:

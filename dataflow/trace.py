@@ -24,7 +24,7 @@ def view_of(payload) -> dict:
     """A payload's view as plain data: lines, each line's origin, the source they index, its tiers."""
     return {"lines": list(payload.lines), "origin": list(payload.origin),
             "source": list(payload.source), "tiers": list(payload.tiers),
-            "notes": list(payload.notes)}
+            "notes": list(payload.notes), "verdict": payload.verdict}
 
 
 class NullTrace:

@@ -97,7 +97,7 @@ JS = r"""
   function visibleRows(st, all) {
     var rows = st.rows, keep = rows.map(function (r) { return all || r[0] !== "same" ||
       (r[2] !== null && st.notes[r[2]] !== undefined); });
-    if (all) return keep;
+    if (all || keep.indexOf(true) < 0) return rows.map(function () { return true; });
     var out = keep.slice();
     keep.forEach(function (k, i) {
       if (!k) return;
@@ -160,8 +160,14 @@ JS = r"""
       detail.append(el("p", "small", "Its output was not used: the input below passed on unchanged."));
     var counts = {removed: 0, marker: 0, changed: 0, added: 0};
     st.rows.forEach(function (r) { if (counts[r[0]] !== undefined) counts[r[0]]++; });
+    if (st.verdict) detail.append(el("p", null, "verdict: " + st.verdict +
+      " \u2014 the tool's output passes through byte-exact"));
+    st.notes_added.forEach(function (n) { detail.append(el("p", "small", "note: " + n)); });
     detail.append(el("p", "small summary", counts.removed + " lines removed \u00b7 " + counts.marker +
       " marker lines written \u00b7 " + counts.changed + " changed \u00b7 " + counts.added + " restored"));
+    if (!counts.removed && !counts.marker && !counts.changed && !counts.added)
+      detail.append(el("p", "small muted", "No line changed" + (outcome === "applied" ?
+        " (this stage set line tiers or chose the port)." : ".")));
     detail.append(diffTable(st));
   }
 

@@ -101,8 +101,14 @@ def _views(records: list[dict]) -> tuple[list[dict], dict[str, dict]]:
     stages = {}
     for rec in records:
         if "view_in" in rec:
-            stages[rec["node"]] = {"in": ref(rec["view_in"]), "out": ref(rec["view_out"]),
-                                   **stage_rows(rec, writers)}
+            vin, vout = rec["view_in"], rec["view_out"]
+            stages[rec["node"]] = {"in": ref(vin), "out": ref(vout), **stage_rows(rec, writers),
+                                   # Why a Guard sent the payload through byte-exact, and any note
+                                   # the stage left: the "why" beside the lines.
+                                   "verdict": vout.get("verdict") if vout.get("verdict") !=
+                                   vin.get("verdict") else None,
+                                   "notes_added": [n for n in vout.get("notes", ())
+                                                   if n not in vin.get("notes", ())]}
     return views, stages
 
 

@@ -42,11 +42,11 @@ PARAM_NAMES = frozenset({"description", "timeout", "run_in_background", "dangero
 # state. name -> None (any use) or the set of subcommands that qualify.
 _BUILDERS = frozenset({"test", "build", "install", "ci", "run", "exec", "add", "check", "clippy",
                        "bench", "fmt", "doc", "nextest", "vet", "generate", "sync", "lock",
-                       "compose", "pull", "push", "apply", "plan", "init", "upgrade", "destroy",
+                       "pull", "push", "apply", "plan", "init", "upgrade", "destroy",
                        "t", "i", "x", "run-script", "publish", "update", "remove", "uninstall",
                        "fetch", "clone", "commit", "merge", "rebase", "cherry-pick", "am",
                        "tidy", "download", "wheel", "delete", "create", "rollout", "scale",
-                       "patch", "template", "lint", "pip"})
+                       "patch", "template", "lint"})
 CERTAIN_PROMPT: dict[str, frozenset | None] = {
     name: None for name in (
         "pytest", "py.test", "tox", "nox", "make", "gmake", "cmake", "ninja", "meson", "tsc",

@@ -22,8 +22,6 @@ import sys
 
 from thresher.dataflow.plan import _write_atomic, builtin_dir, cache_dir, seeded_hash, user_dir
 
-from . import trust
-
 SUFFIXES = (".yaml", ".yml", ".toml")
 _KEY_SOURCES = ("thresher.filters.load", "thresher.filters.model")
 _WARNED: set[tuple[str, str]] = set()
@@ -77,8 +75,10 @@ def read_entries(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str, byt
     Each file is read once; a project file's bytes are kept only when their hash is trusted, so
     what is later parsed is exactly what was checked.
     """
-    entries, untrusted = [], []
-    records = trust.load() if any(o == "project" for o, _ in files) else {}
+    entries, untrusted, records = [], [], {}
+    if any(o == "project" for o, _ in files):
+        from . import trust  # only projects with filter files pay for the trust records
+        records = trust.load()
     for origin, path in files:
         try:
             with open(path, "rb") as fh:

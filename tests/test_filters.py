@@ -319,3 +319,36 @@ def test_pipe_with_a_filter_on_a_warm_cache_imports_no_control_plane_module():
     assert not heavy, sorted(heavy)
     assert res.stdout.decode().splitlines()[:2] == [
         "checking whether we are cross compiling... no", "configure: creating ./config.status"]
+
+
+def test_a_toml_filter_file_loads_and_its_inline_test_runs(tmp_path, capsys):
+    from thresher.cmd_filters import main
+    case = fixture_case("mkdocs-demo-build")
+    text = "[[filters]]\n" + "\n".join([
+        'name = "mkdocs-toml"', 'description = "mkdocs: warnings only"',
+        "match = 'mkdocs\\s+build'", "keep = ['^WARNING']",
+        "", "[[filters.tests]]", 'name = "broken link"', 'command = "mkdocs build"',
+        f"input = '''\n{case['stderr']}'''",
+        f"expected = '''\n{case['stderr'].splitlines()[2]}\n'''"]) + "\n"
+    path = _write(tmp_path, text, "mk.toml")
+    assert main(["test", path]) == 0, capsys.readouterr().out
+    assert "1 passed, 0 failed" in capsys.readouterr().out
+
+
+def test_a_broken_user_file_is_ignored_with_one_warning_and_the_rest_still_load(monkeypatch, capsys):
+    monkeypatch.setattr(runtime, "_WARNED", set())
+    folder = runtime.user_filter_dir()
+    os.makedirs(folder)
+    with open(os.path.join(folder, "broken.yaml"), "w") as fh:
+        fh.write(_FILTER.format(extra="    heda: 3\n"))
+    loaded = runtime.load()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "broken.yaml:5" in err and "did you mean 'head'" in err
+    assert loaded.filters and all(f["origin"] == "shipped" for f in loaded.filters)
+
+
+def test_filters_list_names_every_loaded_filter(capsys):
+    from thresher.cmd_filters import main
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"{spec.name} " in out for _, _, spec in _LOADED)

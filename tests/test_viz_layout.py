@@ -38,20 +38,17 @@ def _wired(plan: dict) -> set[tuple[str, str, str]]:
 
 
 def _branching_plan() -> dict:
-    """guard sends to two distillers (ports out / alt) that both feed collapse; one skip edge."""
-    plan = copy.deepcopy(_plans()["generic.default"])
-    nodes = plan["nodes"]
-    first = nodes["guard"]["ports"]["out"]           # score
-    for nid in ("d1", "d2"):
-        nodes[nid] = {"id": nid, "stage": "collapse", "phase": "distill", "impl": "json:loads",
-                      "params": {}, "emits_summaries": False, "ports": {"out": None}}
-    nodes[first]["ports"] = {"out": "d1", "alt": "d2"}
-    after = [n for n in plan["order"] if nodes[n]["phase"] == "collapse"][0]
-    nodes["d1"]["ports"]["out"] = after
-    nodes["d2"]["ports"]["out"] = after
-    i = plan["order"].index(first) + 1
-    plan["order"][i:i] = ["d1", "d2"]
-    return plan
+    """score sends to two distillers (ports out / alt) that both feed collapse; guard skips to
+    persist. Written out whole, so shipped graphs changing does not change this shape."""
+    wiring = [("read", "read", {"out": "guard"}), ("guard", "guard", {"out": "score",
+                                                                    "verbatim": "persist"}),
+              ("score", "score", {"out": "d1", "alt": "d2"}), ("d1", "distill", {"out": "collapse"}),
+              ("d2", "distill", {"out": "collapse"}), ("collapse", "collapse", {"out": "route"}),
+              ("route", "route", {"out": "persist"}), ("persist", "persist", {"out": None})]
+    nodes = {nid: {"id": nid, "stage": nid if nid[0] != "d" else "drop-noise", "phase": phase,
+                   "params": {}, "ports": ports} for nid, phase, ports in wiring}
+    return {"id": "branch.default", "class": "branch", "role": "default", "entry": "read",
+            "order": [w[0] for w in wiring], "nodes": nodes}
 
 
 def _check_geometry(plan: dict) -> None:
@@ -93,6 +90,9 @@ def test_layout_of_a_branching_graph_puts_siblings_side_by_side():
     _check_geometry(plan)
     boxes = layout(build_model(plan)).boxes
     assert boxes["d1"].y == boxes["d2"].y and boxes["d1"].x != boxes["d2"].x
+    # The merge sits under one of its inputs, and the chain below it stays in that column.
+    assert boxes["collapse"].x in (boxes["d1"].x, boxes["d2"].x)
+    assert boxes["route"].x == boxes["collapse"].x
 
 
 @pytest.mark.parametrize("gid", ["pytest.default", "json.default"])

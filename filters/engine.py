@@ -62,7 +62,12 @@ def _any(patterns: list[str], text: str) -> bool:
 
 
 def _window(f: dict, n: int) -> tuple[int, int] | None:
-    """``(head, tail)`` lines to keep of ``n``, or ``None`` when within the limits."""
+    """``(head, tail)`` lines to keep of ``n``, or ``None`` when within the limits.
+
+    ``max_lines`` alone keeps the first ``max_lines``; ``head``/``tail`` keep the first ``head`` and
+    last ``tail`` once there are more than ``max_lines`` (without it: more than head + tail), with
+    head + tail capped at ``max_lines``. Critical lines in between are kept on top (by the caller).
+    """
     head, tail, most = f["head"], f["tail"], f["max_lines"]
     if head is None and tail is None:
         return None if most is None or n <= most else (most, 0)
@@ -75,15 +80,10 @@ def _window(f: dict, n: int) -> tuple[int, int] | None:
     return None if n <= h + t else (h, t)
 
 
-def transform(f: dict, payload) -> tuple[list[str], list[int]]:
-    """The view ``f`` makes of ``payload``: ``(lines, origin)``, before any decline rule."""
-    crit = critical_flags(payload)
-    strip_ansi = f["strip_ansi"]
-    texts = [_plain(s, strip_ansi) for s in payload.lines]
-    message = _short_circuit(f, texts, crit, payload.exit_code)
-    if message is not None:
-        return [message], [SYNTHETIC]
-    rows = []  # [text, origin, critical]
+def _replaced(f: dict, payload, texts: list[str], crit: list[bool]) -> list[list]:
+    """Rows ``[text, origin, critical]``; a non-critical line ``replace`` changes becomes a
+    declared summary line (its original counts as omitted)."""
+    rows = []
     for line, text, o, c in zip(payload.lines, texts, payload.origin, crit):
         if not c and f["replace"]:
             new = text
@@ -93,18 +93,34 @@ def transform(f: dict, payload) -> tuple[list[str], list[int]]:
                 rows.append([new, SYNTHETIC, False])
                 continue
         rows.append([line, o, c])
+    return rows
+
+
+def _clipped(rows: list[list], limit: int, source: tuple[str, ...]) -> None:
+    """Clip non-critical rows longer than ``limit`` in place, with the engine's clip marker
+    (counted from the source line, so the executor can verify it)."""
+    for r in rows:
+        if not r[2]:
+            cut = clip(source[r[1]] if r[1] >= 0 else r[0], limit)
+            if len(cut) < len(r[0]):
+                r[0] = cut
+
+
+def transform(f: dict, payload) -> tuple[list[str], list[int]]:
+    """The view ``f`` makes of ``payload``: ``(lines, origin)``, before any decline rule."""
+    crit = critical_flags(payload)
+    strip_ansi = f["strip_ansi"]
+    texts = [_plain(s, strip_ansi) for s in payload.lines]
+    message = _short_circuit(f, texts, crit, payload.exit_code)
+    if message is not None:
+        return [message], [SYNTHETIC]
+    rows = _replaced(f, payload, texts, crit)
     if f["strip"]:
         rows = [r for r in rows if r[2] or not _any(f["strip"], _plain(r[0], strip_ansi))]
     if f["keep"] is not None:
         rows = [r for r in rows if r[2] or _any(f["keep"], _plain(r[0], strip_ansi))]
-    limit = f["max_line_chars"]
-    if limit:
-        for r in rows:
-            if not r[2]:
-                whole = payload.source[r[1]] if r[1] >= 0 else r[0]
-                cut = clip(whole, limit)
-                if len(cut) < len(r[0]):
-                    r[0] = cut
+    if f["max_line_chars"]:
+        _clipped(rows, f["max_line_chars"], payload.source)
     window = _window(f, len(rows))
     if window:
         h, t = window

@@ -26,11 +26,26 @@ class FilterErrors(GraphErrors):
     """Every problem found in one or more filter files."""
 
 
-def _yaml_lines(text: str) -> dict[tuple, int]:
+def _yaml_lines(path: str, text: str) -> dict[tuple, int]:
+    """Key path → line; raise :class:`FilterError` on a key given twice in one mapping (YAML
+    would silently keep the last one)."""
     import yaml
 
     from thresher.dataflow.spec import _key_lines
     root = yaml.compose(text)
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key, value in node.value:
+                if key.value in seen:
+                    raise FilterError(path, f"key {key.value!r} given twice in one mapping",
+                                      line=key.start_mark.line + 1, hint="keep one of them")
+                seen.add(key.value)
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
     return _key_lines(root) if root is not None else {}
 
 
@@ -76,7 +91,7 @@ def _decode(path: str, data: bytes) -> tuple[object, dict[tuple, int]]:
                               hint="check quoting on that line") from None
     import yaml
     try:
-        return yaml.safe_load(text), _yaml_lines(text)
+        return yaml.safe_load(text), _yaml_lines(path, text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise FilterError(path, f"malformed YAML: {getattr(exc, 'problem', None) or exc}",

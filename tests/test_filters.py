@@ -102,6 +102,11 @@ def test_short_circuit_without_unless_is_rejected_and_never_is_accepted(tmp_path
     assert plain(spec, "user", ok)["short_circuit"] == [["^sent", "ok", None]]
 
 
+def test_a_key_given_twice_is_rejected(tmp_path):
+    (err,) = _errors(_write(tmp_path, _FILTER.format(extra="    strip: ['^a']\n    strip: ['^b']\n")))
+    assert err.line == 6 and "'strip' given twice" in err.problem
+
+
 def test_bad_regex_is_named_with_its_line(tmp_path):
     (err,) = _errors(_write(tmp_path, _FILTER.format(extra="    strip: ['^ok', '(unclosed']\n")))
     assert err.line == 5 and "'(unclosed'" in err.problem and "strip.1" in err.problem

@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
                     "emission, trace, and `output` (what the agent would see)")
     ap.add_argument("--show-output", action="store_true",
                     help="after the table, also print what the agent would see")
+    ap.add_argument("--views", action="store_true", help="with --json, add each stage's input "
+                    "and output view (lines, line origins, tiers): the data the --html page draws")
     ap.add_argument("--html", metavar="FILE", help="write the trace explorer page to FILE "
                     "(self-contained HTML) instead of printing the table")
     return ap
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace, plan: dict | None = None):
     # The explorer needs every stage's input and output view; the table does not pay for them.
     return compress(data, command=args.cmd, exit_code=args.exit_code, role=args.role,
                     pclass=args.pclass, plan=plan, trace=True,
-                    keep_views=bool(getattr(args, "html", None)))
+                    keep_views=bool(getattr(args, "html", None) or getattr(args, "views", False)))
 
 
 def render(result, as_json: bool, show_output: bool) -> str:

@@ -282,3 +282,22 @@ def test_rejected_and_failed_nodes_name_the_invariant_in_every_drawing():
     assert node["invariant"] == "INV-3"
     # A rejected stage's input passed on: its diff shows no line removed.
     assert all(r[0] == SAME for r in data["stages"]["distill"]["rows"])
+
+
+def test_trace_json_views_carry_what_the_explorer_draws():
+    case = fixture_case("pytest-fail-verbose")
+    out = run_thresher("trace", "--cmd", case["command"], "--exit-code", str(case["exit_code"]),
+                       "--json", "--views", stdin=case["stdout"])
+    assert out.returncode == 0, out.stderr
+    stages = json.loads(out.stdout)["trace"]["stages"]
+    distill = next(r for r in stages if r["node"] == "distill")
+    assert len(distill["view_in"]["lines"]) == distill["lines_in"]
+    assert len(distill["view_out"]["origin"]) == distill["lines_out"]
+    assert -1 in distill["view_out"]["origin"]          # the summary line distill wrote
+
+
+def test_new_renderers_never_import_stages():
+    code = ("import sys, thresher.viz.html, thresher.viz.svg, thresher.viz.layout, "
+            "thresher.viz.diff; print(sorted(m for m in sys.modules if m.startswith('thresher.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "thresher.viz.html" in out.stdout and "thresher.stages" not in out.stdout

@@ -51,9 +51,10 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="print JSON instead of a table")
     draw = sub.add_parser("draw", help="draw a graph: Mermaid, DOT, SVG, HTML or JSON",
                           description="Draw a graph; with --input, run it on that output and "
-                          "show each node's decision and tokens in→out. SVG and HTML are laid "
-                          "out in Python (no Graphviz needed) and work offline; JSON is the data "
-                          "model every format draws.")
+                          "show each node's decision and tokens in→out (--format html: the trace "
+                          "explorer, as `thresher trace --html`). SVG and HTML are laid out in "
+                          "Python (no Graphviz needed) and work offline; JSON is the data model "
+                          "every format draws.")
     draw.add_argument("graph", metavar="FILE_OR_ID", nargs="?",
                       help="a graph YAML file, or a graph id such as pytest.default")
     draw.add_argument("--format", choices=FORMATS, default="mermaid",

@@ -215,10 +215,10 @@ def test_pages_load_nothing_from_outside():
         assert "@import" not in text and "url(http" not in text
 
 
-def run_thresher(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    """``python -m thresher ARGS`` with ``stdin``, output captured as text."""
+def run_thresher(*args: str, stdin: str = "", cwd=None) -> subprocess.CompletedProcess:
+    """``python -m thresher ARGS`` with ``stdin`` (in ``cwd``), output captured as text."""
     return subprocess.run([sys.executable, "-m", "thresher", *args], input=stdin,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, cwd=cwd)
 
 
 def test_graph_draw_json_is_the_model_every_format_draws():
@@ -301,3 +301,19 @@ def test_new_renderers_never_import_stages():
             "thresher.viz.diff; print(sorted(m for m in sys.modules if m.startswith('thresher.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "thresher.viz.html" in out.stdout and "thresher.stages" not in out.stdout
+
+
+def test_graph_draw_all_shows_a_project_override_and_what_it_changes(tmp_path):
+    graphs = tmp_path / ".thresher" / "graphs"
+    graphs.mkdir(parents=True)
+    (graphs / "pytest.ci.yaml").write_text("extends: pytest.default\nrole: ci\n"
+                                           "budget: {max_lines: 77}\n", encoding="utf-8")
+    out = run_thresher("graph", "draw", "--all", "--format", "json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    ci = next(d for d in json.loads(out.stdout) if d["id"] == "pytest.ci")
+    assert ci["origin"] == "project"
+    assert [o["origin"] for o in ci["overrides"]] == ["built-in"]
+    assert ci["replaces"] == "pytest.default"
+    assert any(d.startswith("budget max_lines:") and d.endswith("→ 77") for d in ci["differs"])
+    page = run_thresher("graph", "draw", "--all", "--html", cwd=tmp_path).stdout
+    assert "overrides built-in" in page and "budget max_lines" in page

@@ -1,10 +1,13 @@
-"""Capture JSON Lines fixtures: the log of a real Node.js server that logs with pino.
+"""Capture log fixtures from real servers run on 127.0.0.1.
 
-A small HTTP server (written here) logs every request with pino-http, one JSON object per line.
-A client run sends a mix of requests: mostly 200s, some 404s, a few that throw (500, logged with
-the error's stack). Some requests are slow. The server's log is then read the way an agent reads
-it (``tail -n``, ``cat``, ``grep``). Run: ``python benchmarks/capture_jsonl.py`` (needs node and
-npm with network access to the npm registry); it rewrites tests/fixtures/jsonl-*.json.
+- JSON Lines: a small Node.js HTTP server (written here) logs every request with pino-http, one
+  JSON object per line. A client sends a mix of requests: mostly 200s, some 404s, a few that throw
+  (500, logged with the error's stack), some slow.
+- Text: Python's ``http.server`` serving a folder, with a handler that raises on one path (the
+  standard library logs the traceback), hit with the same kind of mix.
+The logs are then read the way an agent reads them (``tail -n``, ``cat``). Run:
+``python benchmarks/capture_logs.py`` (needs node, and npm with access to the npm registry); it
+rewrites tests/fixtures/jsonl-*.json and tests/fixtures/log-own-*.json.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(__file__))
 from capture_fixtures import run, save  # noqa: E402
 
-SRC = "benchmarks/capture_jsonl.py"
+SRC = "benchmarks/capture_logs.py"
 SERVER = r"""
 const http = require('http');
 const pino = require('pino');
@@ -58,7 +61,76 @@ def _get(url: str) -> None:
         pass
 
 
+PY_SERVER = r"""
+import http.server, sys, functools
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith("/report"):
+            totals = {"eu": 10, "us": 0}
+            region = self.path.rsplit("/", 1)[-1]
+            share = 100 // totals[region]          # ZeroDivisionError for /report/us, KeyError else
+            self.send_response(200); self.end_headers(); self.wfile.write(b"%d" % share)
+            return
+        super().do_GET()
+
+handler = functools.partial(Handler, directory=sys.argv[2])
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler).serve_forever()
+"""
+
+
+def text_log(tmp: str) -> None:
+    """Python http.server's stderr log: access lines, 404s and tracebacks of a failing handler."""
+    site = os.path.join(tmp, "site")
+    os.makedirs(os.path.join(site, "static"))
+    for i in range(20):
+        with open(os.path.join(site, "static", f"page{i}.html"), "w") as fh:
+            fh.write(f"<p>page {i}</p>\n")
+    with open(os.path.join(tmp, "server.py"), "w") as fh:
+        fh.write(PY_SERVER)
+    log = os.path.join(tmp, "access.log")
+    port = 19000 + os.getpid() % 1000
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "server.py", str(port), site], cwd=tmp, stderr=out)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            for _ in range(50):
+                try:
+                    urllib.request.urlopen(base + "/static/page0.html", timeout=1).read()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            for i in range(400):
+                if i % 131 == 60:
+                    path = "/report/us"
+                elif i % 157 == 100:
+                    path = "/report/asia"
+                elif i % 37 == 5:
+                    path = f"/static/missing{i}.css"
+                else:
+                    path = f"/static/page{i % 20}.html"
+                try:
+                    urllib.request.urlopen(base + path, timeout=5).read()
+                except (urllib.error.HTTPError, urllib.error.URLError, ConnectionError):
+                    pass
+            time.sleep(0.3)
+        finally:
+            proc.terminate()
+            proc.wait()
+    text = open(log, encoding="utf-8").read()
+    lines = text.splitlines()
+    facts = ["ZeroDivisionError: integer division or modulo by zero", "KeyError: 'asia'",
+             next(ln for ln in lines if "code 404" in ln), lines[-1]]
+    assert all(f in text for f in facts), facts
+    save({"id": "log-own-http-server", "class": "log", "command": "cat access.log", "exit_code": 0,
+          "stdout": text, "stderr": "", "must_keep": facts, "verbatim": False,
+          "source": f"{SRC}: Python http.server on 127.0.0.1, 400 requests (200s, 404s, a handler "
+                    "raising ZeroDivisionError and KeyError)"})
+
+
 def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        text_log(tmp)
     with tempfile.TemporaryDirectory() as tmp:
         run(["npm", "init", "-y"], tmp)
         code, _, err = run(["npm", "install", "--silent", "pino@9", "pino-http@10"], tmp)

@@ -142,6 +142,13 @@ class DistillBuildParams(_Params):
     snippets_over_budget: bool = Field(True, description="over budget, drop diagnostics' code snippets")
 
 
+class DistillLogParams(_Params):
+    """distill-log: text logs grouped by line template."""
+    max_template_share: float = Field(0.6, gt=0, le=1, description="decline when distinct templates "
+                                      "exceed this share of the log's entries (too few repeats)")
+    tail: int = Field(3, ge=0, description="last entries always shown (how the log ends)")
+
+
 class DistillJsonlParams(_Params):
     """distill-jsonl: JSON Lines logs and event streams."""
     head: int = Field(3, ge=0, description="first records always shown")

@@ -116,6 +116,10 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "make/gcc/clang/cmake: drop directory changes and build progress (counted); keep "
            "commands and diagnostics; over budget drop code snippets",
            emits_summaries=True),
+    _entry("distill-log", "distill", "distill_log", "DistillLogParams",
+           "text logs: group lines by template (timestamps, numbers, ids, paths masked); each "
+           "template once, byte-exact, with the exact count and last timestamp of its repeats; "
+           "distinct error messages and stack traces stay", emits_summaries=True),
     _entry("distill-jsonl", "distill", "distill_jsonl", "DistillJsonlParams",
            "JSON Lines: one example of each kind of record, every anomalous record, first and "
            "last; one summary line with exact counts per status/message value", emits_summaries=True),

@@ -1,0 +1,109 @@
+"""distill-log: a text log as its templates — each kind of line once, with its exact count and span.
+
+Every line is reduced to a *template*: timestamps, numbers, hex ids, UUIDs, IP addresses, quoted
+strings and paths become slots (``skeleton`` plus a few log-specific masks). Lines are grouped by
+template across the whole log (not only in runs). Each template keeps its first line, byte-exact,
+where it first occurs; when it repeats, one declared line right after it gives the exact number of
+its lines not shown anywhere and the timestamp of the last one, copied from the input:
+``[thresher: 57 more lines like the entry above, the last at 2026-11-29 23:13:30.615]``.
+
+What always stays:
+- on a failing command, every critical line (INV-6); otherwise an error/warning line is grouped
+  only with lines that differ from it in timestamps, numbers and ids, never in its words, quoted
+  names or paths — so each distinct error message keeps a verbatim instance (warnings repeated
+  verbatim are deduplicated, with counts);
+- a stack trace: the indented or ``Traceback``/``Caused by`` lines under a kept line stay whole;
+- the entry just before the first instance of each error template, and the last ``tail`` entries
+  (how the log ends: the crash, the shutdown).
+Declines when the log is within budget, when it has too few repeats to be worth it (templates >
+``max_template_share`` of lines), or when it is JSON Lines (``distill-jsonl`` handles those).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .distill_common import build, critical_flags, over_budget
+from .distill_jsonl import records as jsonl_records
+from .text import skeleton
+
+TIMESTAMP_RE = re.compile(
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d| UTC| [A-Z]{3,4})?"
+    r"|\b[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
+    r"|\[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}\]"
+    r"|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b")
+_SLOTS_RE = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"   # UUID
+    r"|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b"                                          # IPv4[:port]
+    r"|\"[^\"]*\"|'[^']*'"                                                           # quoted
+    r"|(?<![\w.])(?:/[\w.@%+-]+)+/?")                                                # paths
+CONTINUATION_RE = re.compile(r"^\s+\S|^Traceback \(most recent call last\):|^Caused by: |^\s*\.\.\. \d+ more")
+EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b")
+SUMMARY = "[thresher: {n} more {noun} like the entry above{last}]"
+
+
+def template(line: str, critical: bool) -> str:
+    """The template of ``line``: what stays when the variable parts are masked."""
+    masked = TIMESTAMP_RE.sub("<ts>", line)
+    if not critical:
+        masked = _SLOTS_RE.sub("<v>", masked)
+    return skeleton(masked)
+
+
+def _blocks(lines, crit: list[bool]) -> list[tuple[int, int]]:
+    """``(start, end)`` ranges: a line and the continuation lines (stack frames) under it; a
+    Python traceback ends with (and includes) its exception line."""
+    out, start, in_tb = [], 0, lines[0].startswith("Traceback (") if lines else False
+    for i in range(1, len(lines) + 1):
+        line = lines[i] if i < len(lines) else ""
+        if i < len(lines) and in_tb and EXC_RE.match(line):
+            in_tb = False
+            continue
+        if i == len(lines) or not CONTINUATION_RE.match(line) or crit[i] and not crit[start] \
+                and not in_tb:
+            out.append((start, i))
+            start = i
+        in_tb = in_tb or line.startswith("Traceback (")
+    return out
+
+
+def run(payload, params, ctx):
+    """The templated log, or ``None`` when it fits, has few repeats, or is JSON Lines."""
+    lines = payload.lines
+    if not over_budget(lines, ctx.budget) or jsonl_records(lines) is not None:
+        return None
+    crit = critical_flags(payload)
+    blocks = _blocks(lines, crit)
+    groups: dict[str, list[int]] = {}
+    for b, (start, end) in enumerate(blocks):
+        if payload.origin[start] < 0 or (payload.failed and crit[start]):
+            key = f"#{b}"   # a summary line of an earlier stage, or an error on failure: alone
+        else:   # a multi-line entry (a stack trace) is also told apart by its last line
+            key = template(lines[start], crit[start])
+            if end - start > 1:
+                key += "\n" + template(lines[end - 1], crit[end - 1])
+        groups.setdefault(key, []).append(b)
+    if len(groups) > params["max_template_share"] * len(blocks):
+        return None
+    keep = [False] * len(lines)
+    shown = set(range(max(len(blocks) - params["tail"], 0), len(blocks)))   # how the log ends
+    for members in groups.values():
+        b = members[0]
+        shown.add(b)
+        if b and any(crit[i] for i in range(*blocks[b])):
+            shown.add(b - 1)   # the entry just before an error: what led to it
+    summaries = {}
+    for b in shown:
+        for i in range(*blocks[b]):
+            keep[i] = True
+    for members in groups.values():
+        first = blocks[members[0]]
+        hidden = [b for b in members[1:] if b not in shown]
+        if hidden:
+            n = sum(end - start for start, end in (blocks[b] for b in hidden))
+            stamp = TIMESTAMP_RE.search(lines[blocks[hidden[-1]][0]])
+            last = f", the last at {stamp.group(0).strip('[]')}" if stamp else ""
+            summaries[first[1]] = SUMMARY.format(n=n, noun="line" if n == 1 else "lines", last=last)
+    for i, c in enumerate(crit):   # critical lines of a failing command: never dropped (INV-6)
+        keep[i] = keep[i] or (c and payload.failed)
+    return build(payload, keep, summaries)

@@ -1,0 +1,76 @@
+"""distill-log on real server logs: each template once, exact counts, errors and stack traces whole."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from thresher.dataflow.contract import Context
+from thresher.dataflow.executor import initial_payload
+from thresher.dataflow.payload import SYNTHETIC
+from thresher.stages import distill_log, score
+
+from .conftest import fixture_case, seen_by_agent
+
+BUDGET = {"max_lines": 150, "max_tokens": 4000}
+PARAMS = {"max_template_share": 0.6, "tail": 3}
+SUMMARY_RE = re.compile(r"^\[thresher: (\d+) more lines? like the entry above(?:, the last at (.+))?\]$")
+
+
+def _run(text: str, exit_code: int = 0, budget=BUDGET):
+    payload = initial_payload(text.encode(), command="cat access.log", exit_code=exit_code)
+    ctx = Context(budget, None, "0" * 12, "t")
+    payload = score.run(payload, {"critical": [], "noise": [], "not_critical": [],
+                                  "locations_on_failure": False}, ctx) or payload
+    return distill_log.run(payload, PARAMS, ctx)
+
+
+@pytest.mark.parametrize("cid", ["log-own-http-server", "docker-logs-crash"])
+def test_facts_survive_through_the_log_graph(cid):
+    case = fixture_case(cid)
+    out = seen_by_agent(case)
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+    assert len(out) < len(case["stdout"] + case["stderr"]) / 4
+
+
+def test_counts_account_for_every_line_and_name_the_last_timestamp():
+    text = fixture_case("log-own-http-server")["stdout"]
+    src = text.splitlines()
+    view = _run(text)
+    kept = [o for o in view.origin if o >= 0]
+    hidden = sum(int(SUMMARY_RE.match(line)[1]) for line, o in zip(view.lines, view.origin) if o == SYNTHETIC)
+    assert len(kept) + hidden == len(src)
+    # the 404 entries: one shown, the rest counted, the last one's time named
+    i = view.lines.index(next(line for line in src if "code 404" in line))
+    m = SUMMARY_RE.match(view.lines[i + 1])
+    not_found = [line for line in src if "code 404" in line]
+    assert int(m[1]) == len(not_found) - sum(1 for line in view.lines if "code 404" in line)
+    assert m[2] == re.search(r"\d\d:\d\d:\d\d", not_found[-1])[0]
+
+
+def test_each_distinct_traceback_is_shown_whole():
+    text = fixture_case("log-own-http-server")["stdout"]
+    shown = "\n".join(_run(text).lines)
+    for exc in ("ZeroDivisionError: integer division or modulo by zero", "KeyError: 'asia'"):
+        src = text.splitlines()
+        end = src.index(exc)
+        start = max(j for j in range(end) if src[j].startswith("Traceback ("))
+        assert "\n".join(src[start:end + 1]) in shown, exc
+
+
+def test_on_failure_every_error_line_stays():
+    text = fixture_case("log-own-http-server")["stdout"]
+    view = _run(text, exit_code=1)
+    errors = [line for line in text.splitlines() if line.startswith(("ZeroDivisionError", "KeyError"))]
+    assert [line for line in view.lines if line in errors] == errors
+
+
+def test_declines_within_budget_and_without_repeats():
+    text = fixture_case("log-own-http-server")["stdout"]
+    assert _run(text, budget={"max_lines": 10_000, "max_tokens": 1_000_000}) is None
+    distinct = "\n".join(f"step {w} finished" for w in
+                         ("alpha beta gamma delta epsilon zeta eta theta iota kappa".split() * 30)) + "\n"
+    varied = "\n".join(f"{a} then {b}" for a in "abcdefghijklmnop" for b in "qrstuvwxyz") + "\n"
+    assert _run(varied, budget={"max_lines": 20, "max_tokens": 4000}) is None
+    assert _run(distinct, budget={"max_lines": 20, "max_tokens": 4000}) is not None

@@ -159,7 +159,7 @@ def test_graph_check_passes_good_files_and_resolves_extends_against_builtins(tmp
     # pytest.ci extends the *given* pytest.default (6 nodes), not the built-in one (8 nodes).
     assert out.splitlines() == [f"{good}: ok (pytest.default, 6 nodes)",
                                 f"{role}: ok (pytest.ci, 6 nodes)",
-                                f"{other}: ok (log.ci, 9 nodes)"]  # log: + drop-noise, ledger
+                                f"{other}: ok (log.ci, 11 nodes)"]  # log: + drop-noise, jsonl, templates, ledger
 
 
 def test_graph_check_fails_when_any_file_is_bad_and_still_checks_the_rest(tmp_path, capsys):

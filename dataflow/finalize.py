@@ -1,14 +1,16 @@
 """The final emission: what the agent sees, decided against the raw input.
 
-Raw bytes pass through byte-exact whenever anything is doubtful: a Guard verdict, the time budget
+Raw bytes pass through byte-exact whenever anything is doubtful: a Guard verdict (only colour codes
+may go from a tiny or small-failure output: the text a terminal shows stays the same), the time budget
 overrun, a missing archive write (INV-7), an error line lost (INV-6), a footer that is missing,
 doubled or miscounted (INV-4), or output estimated no smaller than the input (INV-2).
 """
 
 from __future__ import annotations
 
+from .escapes import strip_sgr
 from .markers import footer, is_footer, omitted_span
-from .payload import CRITICAL, SYNTHETIC, Payload
+from .payload import CLEANABLE_VERDICTS, CRITICAL, SYNTHETIC, Payload
 from .tokens import estimate
 
 
@@ -44,6 +46,11 @@ def finalize(p: Payload, handle: str, archived: bool, in_time: bool) -> Emission
                         tokens_out=t_in)
 
     if p.verdict:
+        clean = strip_sgr(raw_text) if p.verdict.startswith(CLEANABLE_VERDICTS) else None
+        if clean is not None and "\ufffd" not in raw_text and estimate(clean) < t_in:
+            return Emission(clean.encode("utf-8", "surrogatepass"), "cleaned",
+                            f"{p.verdict}; colour codes removed", kept=total, total=total,
+                            tokens_in=t_in, tokens_out=estimate(clean))
         return raw(p.verdict, "verbatim")
     if not in_time:
         return raw("INV-5: graph time budget overrun")

@@ -24,6 +24,11 @@ PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
 NOISE, IMPORTANT, CRITICAL = 0, 1, 2
 
 
+CLEANABLE_VERDICTS = ("tiny output", "failing command with a small output")
+"""Guard verdicts about size, not format: the output still passes whole, but colour codes may go
+(the text a terminal shows is unchanged). Structured, JSON and binary verdicts stay byte-exact."""
+
+
 class Payload:
     """One tool output: raw bytes, command context, the current line view and its provenance."""
 

@@ -1,7 +1,8 @@
 """Guard: decide what must pass through byte-exact, and send it out of the ``verbatim`` port.
 
 Byte-exact: binary output, structured data a program will parse (``--json``, ``--porcelain``,
-``-o json``, output that parses as JSON), tiny outputs, and small outputs of a failing command.
+``-o json``, output that parses as JSON). Whole: tiny outputs and small outputs of a failing
+command (only their colour codes may go at emission, which leaves the visible text unchanged).
 Everything else is declined and continues down the graph.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from thresher.dataflow.payload import Out
+from thresher.dataflow.payload import CLEANABLE_VERDICTS, Out
 
 _FLAG_CACHE: dict[tuple, re.Pattern] = {}
 
@@ -43,9 +44,9 @@ def verdict(payload, params) -> str | None:
         return "structured output flag (a program will parse it)"
     n = len(payload.source)
     if n <= params["tiny_lines"]:
-        return f"tiny output ({n} lines)"
+        return f"{CLEANABLE_VERDICTS[0]} ({n} lines)"
     if payload.failed and n <= params["fail_small_lines"]:
-        return f"failing command with a small output ({n} lines)"
+        return f"{CLEANABLE_VERDICTS[1]} ({n} lines)"
     if params["sniff_json"] and _looks_json(raw):
         return "output is JSON (a program may parse it)"
     return None

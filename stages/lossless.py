@@ -11,7 +11,8 @@ the inverse ambiguous.
   header of keys and one row of value lexemes per object (keys are no longer repeated per row).
 - Run collapse: a run of identical lines becomes the first line plus a line with the exact count.
 - Blank-run collapse: the same for runs of empty lines, with its own count line.
-- ANSI strip: SGR (colour/style) sequences only; they never change the characters a terminal shows,
+- ANSI strip (``dataflow/escapes.py``, applied at emission): SGR (colour/style) sequences only;
+  they never change the characters a terminal shows,
   so the visible text is unchanged. Any other escape (cursor moves, erases) makes it decline.
 
 A gzip-ratio probe (:func:`compressibility`) tells the crushers when input is incompressible (hashes,
@@ -36,7 +37,6 @@ _RUN_RE = re.compile(r"^\[thresher: previous line repeated (\d+) more times\]$")
 _BLANK_RE = re.compile(r"^\[thresher: (\d+) more blank lines\]$")
 _TABLE_RE = re.compile(r"^\[thresher: JSON array of (\d+) objects as a table: the keys, then one row "
                        r"of values per object\]$")
-_SGR_RE = re.compile(r"\x1b\[[0-9;:]*m")
 _PROBE_BYTES = 256 * 1024
 
 
@@ -80,15 +80,6 @@ def expand_runs(lines: list[str]) -> list[str]:
         else:
             out.append(line)
     return out
-
-
-def strip_sgr(text: str) -> str | None:
-    """``text`` without SGR colour/style sequences; ``None`` when another escape remains (removing
-    it would change what a terminal shows) or there is nothing to strip."""
-    if "\x1b" not in text:
-        return None
-    out = _SGR_RE.sub("", text)
-    return None if "\x1b" in out else out
 
 
 # -- JSON transforms -------------------------------------------------------------------------

@@ -129,6 +129,21 @@ def test_guard_verdict_is_byte_exact_passthrough():
     assert [r["port"] for r in res.trace.records if r["node"] == "guard"] == ["verbatim"]
 
 
+def test_whole_small_outputs_lose_only_their_colour_codes():
+    red, bold, off = "\x1b[31m", "\x1b[1m", "\x1b[0m"
+    text = (f"{bold}test_x.py{off}:3: in test_sum\n    assert add(2, 2) == 5\n"
+            f"{red}E   assert 4 == 5{off}\n{red}1 failed{off} in 0.01s\n")
+    res = compress(text, command="pytest -q", exit_code=1)
+    assert res.emission.decision == "cleaned" and "colour codes removed" in res.emission.reason
+    assert res.text == text.replace(red, "").replace(bold, "").replace(off, "")
+    # a cursor move is not only colour: the output passes byte-exact
+    moved = text + "\x1b[2K\n"
+    assert compress(moved, command="pytest -q", exit_code=1).output == moved.encode()
+    # structured output keeps its bytes, colour and all
+    data = f'{red}{{"a": 1}}{off}\n'
+    assert compress(data, command="tool --json", exit_code=0).output == data.encode()
+
+
 def test_archive_failure_means_raw(monkeypatch, tmp_path):
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("x")

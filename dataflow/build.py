@@ -100,3 +100,17 @@ def build_all(files: list[tuple[str, str]]) -> dict:
     tables, cerrors = load_classify(files)
     return {"plans": plans, "sources": sources, "classify": tables["rules"], "sniff": tables["sniff"],
             "errors": [e.render() for e in errors + cerrors]}
+
+
+FILTERS_MODULE = "thresher.filters.runtime"
+
+
+def warm_filters(cwd: str | None = None) -> None:
+    """Compile the declarative filters into their cache now, in the control plane, so the
+    ``filter`` stage never pays for yaml/pydantic inside its time budget. Never raises: the
+    stage compiles on its own if this fails."""
+    import importlib
+    try:
+        importlib.import_module(FILTERS_MODULE).load(cwd, warn=False)
+    except Exception:  # noqa: BLE001 - a cache that cannot be warmed is not an error
+        pass

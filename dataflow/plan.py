@@ -4,7 +4,9 @@ Graph files are discovered in three places, later ones winning for the same ``cl
 built-in (the ``thresher.graphs`` package), user (``$THRESHER_CONFIG_HOME`` or
 ``~/.config/thresher/graphs``) and project (the nearest ``.thresher/graphs`` at or above the working
 directory). All plans are compiled together and cached as one JSON file keyed by a blake3 hash of
-the package version, the graph files' names and bytes, and the registry/params sources. On a fresh
+the package version, the graph files' names and bytes, the declarative filter files (and, with
+project filters, the trust records), and the registry/params sources. A rebuild also warms the
+filter cache (``build.warm_filters``), so no stage compiles filters in its time budget. On a fresh
 cache this module imports only ``os``, ``re``, ``marshal`` and ``blake3``; a stale cache triggers
 the control plane (``compile.py``) once. The cache is ``marshal`` data (plain dicts/lists/
 strings; the key includes the Python version), the cheapest format to load at start-up.
@@ -60,15 +62,74 @@ def cache_dir() -> str:
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "thresher")
 
 
+def _listing(folder: str | None, suffixes: tuple[str, ...]) -> list[str]:
+    """Paths of the files in ``folder`` ending in one of ``suffixes``, sorted by name."""
+    if not folder or not os.path.isdir(folder):
+        return []
+    return [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(suffixes)]
+
+
 def discover(cwd: str | None = None) -> list[tuple[str, str]]:
     """``(origin, path)`` of every graph and classify file, lowest precedence first."""
-    found = []
-    for origin, folder in zip(ORIGINS, (builtin_dir(), user_dir(), project_dir(cwd))):
-        if folder and os.path.isdir(folder):
-            for name in sorted(os.listdir(folder)):
-                if name.endswith((".yaml", ".yml")):
-                    found.append((origin, os.path.join(folder, name)))
-    return found
+    return [(origin, path) for origin, folder in zip(ORIGINS, (builtin_dir(), user_dir(),
+                                                              project_dir(cwd)))
+            for path in _listing(folder, (".yaml", ".yml"))]
+
+
+FILTER_SUFFIXES = (".yaml", ".yml", ".toml")
+TRUST_FILE = "trusted-filters"
+"""Under the config home: ``hash<TAB>absolute path`` of each trusted project filter file."""
+
+
+def config_home() -> str:
+    """``$THRESHER_CONFIG_HOME`` (default ``$XDG_CONFIG_HOME/thresher``, ``~/.config/thresher``)."""
+    return os.path.dirname(user_dir())
+
+
+def project_filter_files(cwd: str | None = None) -> list[str]:
+    """Declarative filter files (``.thresher/filters.*``, ``.thresher/filters/*``) of the nearest
+    ``.thresher`` folder at or above ``cwd`` that has any."""
+    cur = os.path.abspath(cwd or os.getcwd())
+    while True:
+        base = os.path.join(cur, ".thresher")
+        if os.path.isdir(base):
+            found = [p for p in (os.path.join(base, "filters" + s) for s in FILTER_SUFFIXES)
+                     if os.path.isfile(p)] + _listing(os.path.join(base, "filters"), FILTER_SUFFIXES)
+            if found:
+                return found
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return []
+        cur = parent
+
+
+def user_filter_dir() -> str:
+    """Folder of the user's own filter files."""
+    return os.path.join(config_home(), "filters")
+
+
+def shipped_filter_dir() -> str:
+    """Folder of the shipped filter files."""
+    return os.path.join(builtin_dir(), "filters")
+
+
+def filter_files(cwd: str | None = None) -> list[tuple[str, str]]:
+    """``(origin, path)`` of every declarative filter file in search order: project (trusted
+    ones are used, see ``thresher.filters.trust``), user, shipped (``graphs/filters``)."""
+    return ([("project", p) for p in project_filter_files(cwd)] +
+            [("user", p) for p in _listing(user_filter_dir(), FILTER_SUFFIXES)] +
+            [("shipped", p) for p in _listing(shipped_filter_dir(), FILTER_SUFFIXES)])
+
+
+def _key_files(cwd: str | None) -> list[tuple[str, str]]:
+    """Graph files, then filter files and (with project filters) the trust records: a change to
+    any of them recompiles the plans and re-warms the filter cache (outside any stage budget)."""
+    filters = filter_files(cwd)
+    extra = [("filter:" + origin, path) for origin, path in filters]
+    trust = os.path.join(config_home(), TRUST_FILE)
+    if any(origin == "project" for origin, _ in filters) and os.path.isfile(trust):
+        extra.append(("trust", trust))
+    return discover(cwd) + extra
 
 
 def seeded_hash(modules: tuple[str, ...]) -> "blake3":
@@ -128,7 +189,7 @@ class Plans:
 def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
     """Compiled plans for the graphs visible from ``cwd``, from the cache when it is fresh."""
     files = discover(cwd)
-    key = _key(files)
+    key = _key(_key_files(cwd))
     path = os.path.join(cache_dir(), f"plans-{key}.marshal")
     if use_cache:
         try:
@@ -136,10 +197,11 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
                 return Plans(marshal.loads(fh.read()))
         except (OSError, ValueError, EOFError, TypeError):
             pass
-    from .build import build_all  # control plane: pydantic, yaml, networkx
+    from .build import build_all, warm_filters  # control plane: pydantic, yaml, networkx
     data = build_all(files)
     if use_cache:
         _write_atomic(path, marshal.dumps(data))
+    warm_filters(cwd)
     return Plans(data)
 
 

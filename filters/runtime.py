@@ -6,6 +6,8 @@ Search order (the first filter whose ``match`` hits wins): project (trusted only
   hashed, and only bytes whose hash the user trusted (``thresher trust PATH``) go further;
 - user: ``$THRESHER_CONFIG_HOME/filters/*`` (default ``~/.config/thresher/filters``);
 - shipped: the ``filters/`` folder of the ``thresher.graphs`` package.
+Discovery lives in ``thresher.dataflow.plan`` because the plan cache key covers these files too:
+a change recompiles the plans and warms this cache in the control plane (``build.warm_filters``).
 
 The compiled form (plain dicts, see :func:`thresher.filters.load.plain`) is cached as ``marshal``
 data under the plan cache folder, keyed by a blake3 hash of the package and Python versions, the
@@ -20,51 +22,21 @@ import marshal
 import os
 import sys
 
-from thresher.dataflow.plan import _write_atomic, builtin_dir, cache_dir, seeded_hash, user_dir
+from thresher.dataflow.plan import (
+    FILTER_SUFFIXES, _listing, _write_atomic, cache_dir, filter_files, project_filter_files,
+    seeded_hash, shipped_filter_dir, user_filter_dir)
 
-SUFFIXES = (".yaml", ".yml", ".toml")
 _KEY_SOURCES = ("thresher.filters.load", "thresher.filters.model")
 _WARNED: set[tuple[str, str]] = set()
 
-
-def shipped_dir() -> str:
-    """Folder of the shipped filter files."""
-    return os.path.join(builtin_dir(), "filters")
-
-
-def user_filter_dir() -> str:
-    """Folder of the user's own filter files."""
-    return os.path.join(os.path.dirname(user_dir()), "filters")
+# Discovery, re-exported under the names the CLI and tests use.
+discover, project_files = filter_files, project_filter_files
+shipped_dir, user_filter_dir = shipped_filter_dir, user_filter_dir
 
 
-def _listing(folder: str) -> list[str]:
-    if not os.path.isdir(folder):
-        return []
-    return [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(SUFFIXES)]
-
-
-def project_files(cwd: str | None = None) -> list[str]:
-    """Filter files of the nearest ``.thresher`` folder (at or above ``cwd``) that has any."""
-    cur = os.path.abspath(cwd or os.getcwd())
-    while True:
-        base = os.path.join(cur, ".thresher")
-        if os.path.isdir(base):
-            found = [os.path.join(base, "filters" + s) for s in SUFFIXES
-                     if os.path.isfile(os.path.join(base, "filters" + s))]
-            found += _listing(os.path.join(base, "filters"))
-            if found:
-                return found
-        parent = os.path.dirname(cur)
-        if parent == cur:
-            return []
-        cur = parent
-
-
-def discover(cwd: str | None = None) -> list[tuple[str, str]]:
-    """``(origin, path)`` of every filter file, in search order (project, user, shipped)."""
-    return ([("project", p) for p in project_files(cwd)] +
-            [("user", p) for p in _listing(user_filter_dir())] +
-            [("shipped", p) for p in _listing(shipped_dir())])
+def listing(folder: str) -> list[str]:
+    """Filter files in ``folder``, sorted by name."""
+    return _listing(folder, FILTER_SUFFIXES)
 
 
 def read_entries(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str, bytes]],

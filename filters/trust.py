@@ -13,13 +13,7 @@ import os
 
 from blake3 import blake3
 
-TRUST_FILE = "trusted-filters"
-
-
-def config_home() -> str:
-    """``$THRESHER_CONFIG_HOME`` (default ``~/.config/thresher``)."""
-    from thresher.dataflow.plan import user_dir
-    return os.path.dirname(user_dir())
+from thresher.dataflow.plan import TRUST_FILE, config_home
 
 
 def trust_path() -> str:

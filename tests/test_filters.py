@@ -23,7 +23,7 @@ from .conftest import fixture_case
 
 
 def _shipped():
-    entries, _ = runtime.read_entries([("shipped", p) for p in runtime._listing(runtime.shipped_dir())])
+    entries, _ = runtime.read_entries([("shipped", p) for p in runtime.listing(runtime.shipped_dir())])
     return load_files(entries)
 
 
@@ -357,3 +357,27 @@ def test_filters_list_names_every_loaded_filter(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert all(f"{spec.name} " in out for _, _, spec in _LOADED)
+
+
+def test_plan_compilation_warms_the_filter_cache_and_tracks_filter_edits(monkeypatch):
+    from thresher.dataflow.plan import load_plans
+    from thresher.filters import load as loader
+    real, allowed = loader.compile_files, [True]
+
+    def guarded(entries):
+        assert allowed[0], "the filter stage compiled inside its time budget"
+        return real(entries)
+    monkeypatch.setattr(loader, "compile_files", guarded)
+    folder = runtime.user_filter_dir()
+    os.makedirs(folder)
+    mine = os.path.join(folder, "mine.yaml")
+    case = fixture_case("configure-demo-ok")
+    for keep, first in (("config.status", "config.status: creating Makefile"),
+                        ("configure:", "configure: creating ./config.status")):
+        with open(mine, "w") as fh:  # each edit changes the plan key: plans rebuild, filters warm
+            fh.write(_PROJECT.format(keep=keep).replace("project-configure", "my-configure"))
+        allowed[0] = True
+        plans = load_plans()
+        allowed[0] = False
+        out = compress(case["stdout"], command=case["command"], exit_code=0, plans=plans, trace=True)
+        assert "filter" in out.applied and out.text.splitlines()[0] == first

@@ -125,11 +125,20 @@ def terraform(base: str) -> None:
         output "x" {
           value = local.undefined_local
         }
+        output "y" {
+          value = var.region
+        }
+        output "z" {
+          value = terraform_data.c.output
+        }
+        output "w" {
+          value = module.net.id
+        }
         '''})
     sh("terraform init -no-color", bad)
     capture("terraform", "validate-fail", "terraform validate", bad,
             r"Error: |on main\.tf line \d+|An input variable|A managed resource|local value",
-            "terraform validate on a config with three undeclared references", True)
+            "terraform validate on a config with six undeclared references", True)
     fmt = write(tmpdir(base, "tf-fmt"), {"a.tf": 'resource "terraform_data" "x" {\ninput="a"\n  }\n',
                                          "b.tf": 'output   "y"   {\n value = 1\n}\n',
                                          "c.tf": 'locals {\n  ok = true\n}\n'})
@@ -358,6 +367,9 @@ def ruby(base: str) -> None:
             '''})
     capture("rspec", "pass-doc", "rspec --format documentation", ok, r"examples?, 0 failures",
             "rspec -f d with 40 passing examples", False)
+    write(d, {"Rakefile": "".join(f'task :step{i}{" => :step" + str(i - 1) if i else ""} do\n  puts "step {i}"\nend\n' for i in range(15)) +
+              'desc "Build it"\ntask build: :step14 do\n  puts "built"\nend\n\n' + open(os.path.join(d, "Rakefile")).read()})
+    capture("rake", "build-trace", "rake build --trace", d, r"^built$", "rake --trace of a 16-task chain that passes", False)
     capture("rake", "task-fail", "rake check", d, r"rake aborted|ArgumentError|Rakefile:\d+",
             "rake task raising an error", True)
     capture("rake", "task-trace", "rake check --trace", d, r"rake aborted|ArgumentError|Rakefile:\d+|Invoke",
@@ -388,10 +400,13 @@ def ruby(base: str) -> None:
           s.files = ["lib/calc.rb"]
         end
         ''', "lib/calc.rb": "class Calc\n  def add(a, b) = a + b\nend\n"})
+    for name in ("calc_extra", "calc_cli"):
+        write(g, {f"{name}.gemspec": open(os.path.join(g, "calc.gemspec")).read().replace('"calc"', f'"{name}"')})
+        sh(f"gem build {name}.gemspec", g)
     capture("gem", "build", "gem build calc.gemspec", g, r"Successfully built|WARNING|File: ",
             "gem build of a gemspec missing license and homepage", False)
-    capture("gem", "install", "gem install --local --install-dir gems calc-0.1.0.gem", g,
-            r"Successfully installed|gems? installed", "gem install of the gem built here", False)
+    capture("gem", "install", "gem install --local --install-dir gems calc-0.1.0.gem calc_extra-0.1.0.gem calc_cli-0.1.0.gem", g,
+            r"Successfully installed|gems? installed", "gem install of three gems built here", False)
     capture("gem", "install-missing", "gem install --local --install-dir gems thresher-no-such-gem-xyz", g,
             r"ERROR|Could not find", "gem install --local of a gem that does not exist", True)
 
@@ -506,7 +521,7 @@ def js(base: str, nodemods: str) -> None:
 
 # --------------------------------------------------------------------------------------------
 def python_tools(base: str) -> None:
-    files = {f"pkg/mod{i}.py": f'"""Module {i}."""\n\n\ndef f{i}(a, b):\n    return a + b + {i}\n' for i in range(25)}
+    files = {f"pkg/mod{i}.py": f'"""Module {i}."""\n\n\ndef f{i}(a, b):\n    return a + b + {i}\n' for i in range(70)}
     files["pkg/ugly.py"] = "import os,sys\ndef g( a,b ):\n  return {'a':a,'b':b}\nx = [1,2,\n3]\n"
     files["pkg/imports.py"] = "import sys\nimport os\nfrom collections import OrderedDict, defaultdict\nimport abc\n\nprint(os, sys, abc, OrderedDict, defaultdict)\n"
     files["pkg/risky.py"] = textwrap.dedent('''
@@ -647,14 +662,14 @@ def native(base: str) -> None:
             r"tests passed|\*\*\*Failed|division by zero|usage: calc|The following tests FAILED",
             "ctest --output-on-failure", True)
     m = write(tmpdir(base, "meson"), {"meson.build": "project('calc', 'c')\nexe = executable('calc', 'main.c')\n" +
-                                      "".join(f"test('add_{i}', exe, args: ['{i}', '1'])\n" for i in range(1, 16)) +
+                                      "".join(f"test('add_{i}', exe, args: ['{i}', '1'])\n" for i in range(1, 61)) +
                                       "test('divide_zero', exe, args: ['1', '0'])\n", "main.c": MAIN_C})
     capture("meson", "setup", "meson setup build", m, r"Build targets in project|Found ninja",
             "meson setup of a C project", False)
     capture("meson", "compile", "meson compile -C build", m, r"Linking target calc|ninja: Entering",
             "meson compile", False)
     capture("meson", "test-fail", "meson test -C build", m, r"FAIL|^Ok: |^Fail: |divide_zero|Full log written",
-            "meson test with one failing test of 16", True)
+            "meson test with one failing test of 61", True)
     write(m, {"main.c": MAIN_C.replace("return 0;\n}", "return undefined_var;\n}")})
     capture("meson", "compile-fail", "meson compile -C build", m, r"error:|main\.c:\d+|FAILED|build stopped",
             "meson compile with a C error", True)

@@ -45,6 +45,12 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _shown(path: str) -> str:
+    """``path`` relative to the working directory when below it, else absolute."""
+    rel = os.path.relpath(path)
+    return os.path.abspath(path) if rel.startswith("..") else rel
+
+
 def _entries(files: list[str]) -> tuple[list[tuple[str, str, bytes]], list[tuple[str, str]]]:
     """``(origin, path, bytes)`` of the named files, or of every discovered (trusted) file."""
     from thresher.filters import runtime
@@ -64,8 +70,8 @@ def _load(files: list[str]):
     for err in errors:
         print(err.render(), file=sys.stderr)
     for path, _ in untrusted:
-        print(f"{os.path.relpath(path)}: untrusted project filter file skipped "
-              f"(review it, then: thresher trust {os.path.relpath(path)})", file=sys.stderr)
+        print(f"{_shown(path)}: untrusted project filter file skipped "
+              f"(review it, then: thresher trust {_shown(path)})", file=sys.stderr)
     return loaded, errors, entries
 
 
@@ -81,14 +87,14 @@ def _test(args) -> int:
             passed += 1
             continue
         failed += 1
-        print(f"FAIL {os.path.relpath(f['file'])} {case_id}\n{report}\n")
+        print(f"FAIL {_shown(f['file'])} {case_id}\n{report}\n")
     print(f"{passed} passed, {failed} failed" + (f", {len(errors)} load errors" if errors else ""))
     return 2 if errors else (1 if failed else 0)
 
 
 def _list(args) -> int:
     loaded, errors, _ = _load([])
-    rows = [(spec.name, origin, os.path.relpath(path), spec.match) for origin, path, spec in loaded]
+    rows = [(spec.name, origin, _shown(path), spec.match) for origin, path, spec in loaded]
     if not rows:
         print("no filters loaded")
         return 2 if errors else 0
@@ -104,7 +110,7 @@ def _check(args) -> int:
     for _, path, _ in entries:
         n = sum(1 for _, p, _ in loaded if p == path)
         if not any(e.file == path for e in errors):
-            print(f"{os.path.relpath(path)}: ok ({n} filter{'s' if n != 1 else ''})")
+            print(f"{_shown(path)}: ok ({n} filter{'s' if n != 1 else ''})")
     return 2 if errors else 0
 
 

@@ -62,7 +62,8 @@ def _not_critical(plans, graph_id: str):
 @pytest.mark.skipif(not CASES, reason="no corpus on this machine")
 def test_facts_kept_across_the_corpus(plans):
     """At least 90% of cases keep every must_keep fact (a regression floor, not a target)."""
-    missing = [c["id"] for c in CASES if any(f not in _emit(c, plans) for f in c.get("must_keep", []))]
+    outs = {c["id"]: _emit(c, plans) for c in CASES if c.get("must_keep")}   # once per case
+    missing = [c["id"] for c in CASES if any(f not in outs[c["id"]] for f in c.get("must_keep", []))]
     assert len(missing) <= 0.1 * len(CASES), missing
 
 

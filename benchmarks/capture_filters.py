@@ -7,8 +7,8 @@ run through ``bash -c`` exactly as recorded in the case's ``command`` (an agent'
 by regex from the real output, never written by hand.
 
 Tools come from PyPI (a venv given by ``--pyvenv``, default /tmp/ftools: black bandit coverage
-ansible-core ansible-lint poetry sphinx), npm (``--nodemods``, default
-/tmp/nodetools/node_modules: jest vitest mocha prettier webpack webpack-cli), Debian (shellcheck ant meson ninja-build cppcheck ruby-rspec rubocop bundler valgrind cmake perl) and the
+ansible-core ansible-lint pre-commit poetry sphinx), npm (``--nodemods``, default
+/tmp/nodetools/node_modules: jest vitest mocha prettier webpack webpack-cli), Debian (rsync shellcheck ant meson ninja-build cppcheck ruby-rspec rubocop bundler valgrind cmake perl) and the
 machine (terraform, mvn with a filled ~/.m2). A family whose tool is missing is skipped with a note.
 
 Usage: ``python benchmarks/capture_filters.py [FAMILY ...]`` writes tests/fixtures/<family>-*.json.
@@ -247,6 +247,153 @@ def ant(base: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+def rsync(base: str) -> None:
+    src = tmpdir(base, "src")
+    for i in range(40):
+        write(src, {f"pkg{i % 4}/mod{i}.py": f"VALUE = {i}\n" * (i + 1)})
+    tmpdir(base, "dst")
+    capture("rsync", "archive", "rsync -av src/ dst/", base, r"^sent |^total size",
+            "rsync -av of 40 files in 4 folders", False)
+    for i in range(0, 40, 3):
+        write(base, {f"src/pkg{i % 4}/mod{i}.py": f"CHANGED = {i}\n"})
+    for i in range(6):
+        write(base, {f"src/pkg{i % 4}/new{i}.py": "NEW = 1\n"})
+    for i in (3, 7, 11, 15):
+        os.remove(os.path.join(base, f"src/pkg3/mod{i}.py"))
+    capture("rsync", "dry-run-delete", "rsync -avn --delete src/ dst/", base,
+            r"^deleting |^pkg\d/(?:mod\d+|new\d)\.py$|^sent |DRY RUN",
+            "rsync dry run: 14 edits, 6 new files, 4 deletions", False)
+    capture("rsync", "stats", "rsync -a --stats src/ dst/", base,
+            r"^Number of (?:files|regular files transferred)|^Total transferred file size|^sent ",
+            "rsync --stats after the edits", False)
+    capture("rsync", "missing-source", "rsync -av nosuchdir/ dst/", base, r"rsync: |rsync error",
+            "rsync of a folder that does not exist", True)
+
+
+# --------------------------------------------------------------------------------------------
+PLAYBOOK = """
+- name: configure the workstation
+  hosts: localhost
+  connection: local
+  gather_facts: false
+  vars:
+    root: "{{ playbook_dir }}/out"
+  tasks:
+    - name: make the output folder
+      ansible.builtin.file:
+        path: "{{ root }}"
+        state: directory
+    - name: write config files
+      ansible.builtin.copy:
+        dest: "{{ root }}/{{ item }}.conf"
+        content: "name={{ item }}\\n"
+      loop: [api, worker, scheduler, cache, proxy, metrics]
+    - name: read a value
+      ansible.builtin.command: cat {{ root }}/api.conf
+      register: api_conf
+      changed_when: false
+    - name: show it
+      ansible.builtin.debug:
+        var: api_conf.stdout
+    - name: check the database config
+      ansible.builtin.command: test -f {{ root }}/CHECKED.conf
+      changed_when: false
+"""
+
+
+def ansible_playbook(base: str) -> None:
+    ok = write(tmpdir(base, "ans-ok"), {"site.yml": PLAYBOOK.replace("CHECKED", "api")})
+    # where cowsay is installed ansible draws every banner with it: one case keeps that
+    ENV.pop("ANSIBLE_NOCOWS", None)
+    capture("ansible-playbook", "cowsay", "ansible-playbook site.yml", ok, r"^localhost\s+:",
+            "ansible-playbook with cowsay installed (banners drawn by cows)", False)
+    sh("rm -rf out", ok)
+    ENV["ANSIBLE_NOCOWS"] = "1"
+    capture("ansible-playbook", "changed", "ansible-playbook site.yml", ok, r"^localhost\s+:",
+            "ansible-playbook on localhost, all tasks pass, files written", False)
+    capture("ansible-playbook", "idempotent", "ansible-playbook site.yml", ok, r"localhost\s+:",
+            "the same playbook run again (nothing changes)", False)
+    bad = write(tmpdir(base, "ans-bad"), {"site.yml": PLAYBOOK.replace("CHECKED", "database")})
+    capture("ansible-playbook", "failed", "ansible-playbook site.yml", bad,
+            r"^fatal: |localhost\s+:", "ansible-playbook whose last task fails", True)
+
+
+# --------------------------------------------------------------------------------------------
+def precommit(base: str) -> None:
+    d = write(tmpdir(base, "pc"), {".pre-commit-config.yaml": """
+        repos:
+          - repo: local
+            hooks:
+              - id: no-tabs
+                name: no tab characters
+                entry: "\\t"
+                language: pygrep
+                types: [python]
+              - id: no-print
+                name: no print calls
+                entry: '\\bprint\\('
+                language: pygrep
+                types: [python]
+              - id: no-todo
+                name: no TODO in code
+                entry: 'TODO'
+                language: pygrep
+                types: [python]
+              - id: compiles
+                name: python compiles
+                entry: python3 -m py_compile
+                language: system
+                types: [python]
+              - id: shell-scripts
+                name: shell scripts are executable
+                entry: "true"
+                language: system
+                types: [shell]
+              - id: json-files
+                name: json files parse
+                entry: python3 -m json.tool
+                language: system
+                types: [json]
+              - id: no-breakpoint
+                name: no breakpoint calls
+                entry: 'breakpoint\('
+                language: pygrep
+                types: [python]
+              - id: no-pdb
+                name: no pdb imports
+                entry: 'import pdb'
+                language: pygrep
+                types: [python]
+              - id: no-fixme
+                name: no FIXME markers
+                entry: 'FIXME'
+                language: pygrep
+                types: [python]
+              - id: no-crlf
+                name: no CRLF line endings
+                entry: '\r$'
+                language: pygrep
+              - id: yaml-files
+                name: yaml files are text
+                entry: "true"
+                language: system
+                types: [yaml]
+        """, **{f"app/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(8)}})
+    sh("git init -q . && git add . && git -c user.name=t -c user.email=t@e commit -qm init", d)
+    capture("pre-commit", "all-pass", "pre-commit run --all-files", d, r"(?!)",
+            "pre-commit with local hooks, all pass", False)
+    for i in range(8, 30):
+        write(d, {f"app/m{i}.py": f"def f{i}(x):\n    print('value', x)\n    return x + {i}\n"})
+    write(d, {"app/m2.py": "def f2():\n    print('debug')  # TODO fix\n    return 2\n",
+              "app/m5.py": "def f5():\n\treturn 5\n", "app/m6.py": "def f6(:\n    return 6\n",
+              "data.json": "{\"a\": 1,}\n"})
+    sh("git add .", d)
+    capture("pre-commit", "failures", "pre-commit run --all-files", d,
+            r"Failed$|- hook id|app/m\d\.py:\d+|data\.json|Expecting|SyntaxError",
+            "pre-commit with four failing hooks (print calls in 23 files)", True)
+
+
+# --------------------------------------------------------------------------------------------
 def ansible_lint(base: str) -> None:
     lint = write(tmpdir(base, "ans-lint"), {"playbook.yml": '''
         - hosts: all
@@ -461,6 +608,8 @@ def js(base: str, nodemods: str) -> None:
             "vitest run with one failing file", True)
     os.remove(os.path.join(d, "test/bad.test.js"))
     capture("vitest", "pass", "npx vitest run", d, r"Tests  |Test Files  ", "vitest run, all pass", False)
+    capture("vitest", "pass-verbose", "npx vitest run --reporter=verbose", d, r"Tests  |Test Files  |> adds 4 and 11",
+            "vitest run with the verbose reporter (one row per test, asked for)", False)
     # mocha
     mfiles = {"src/calc.js": JS_SRC}
     for i in range(10):
@@ -716,7 +865,8 @@ def shell_and_perl(base: str) -> None:
     capture("prove", "pass", "prove -v t", p, r"^All tests successful|^Result: PASS|^Files=", "prove -v, all pass", False)
 
 
-FAMILIES = {"terraform": terraform, "mvn": mvn, "ant": ant, "ansible-lint": ansible_lint, "poetry": poetry, "ruby": ruby, "js": js, "python": python_tools,
+FAMILIES = {"terraform": terraform, "mvn": mvn, "ant": ant, "rsync": rsync, "ansible-playbook": ansible_playbook,
+            "pre-commit": precommit, "ansible-lint": ansible_lint, "poetry": poetry, "ruby": ruby, "js": js, "python": python_tools,
             "archives": archives, "native": native, "shell": shell_and_perl}
 
 

@@ -311,19 +311,37 @@ def test_filters_test_cli_prints_a_diff_and_exits_1_on_failure(tmp_path, capsys)
     assert main(["check", bad]) == 0 and main(["check", str(tmp_path / "missing.yaml")]) == 2
 
 
-def test_pipe_with_a_filter_on_a_warm_cache_imports_no_control_plane_module():
-    case = fixture_case("configure-demo-ok")
-    cmd = [sys.executable, "-X", "importtime", "-m", "thresher", "pipe", "--cmd", case["command"],
-           "--exit-code", "0"]
-    subprocess.run(cmd, input=case["stdout"].encode(), capture_output=True, check=True)  # warm
-    res = subprocess.run(cmd, input=case["stdout"].encode(), capture_output=True, check=True)
+def _light(argv: list[str], stdin: bytes, cwd: str | None = None) -> str:
+    """Run a thresher command twice (the first warms the caches); check the second imported no
+    control-plane module and did run the filter stage; return its stdout."""
+    cmd = [sys.executable, "-X", "importtime", "-m", "thresher", *argv]
+    subprocess.run(cmd, input=stdin, capture_output=True, check=True, cwd=cwd)
+    res = subprocess.run(cmd, input=stdin, capture_output=True, check=True, cwd=cwd)
     imported = {line.split("|")[-1].strip() for line in res.stderr.decode().splitlines()
                 if line.startswith("import time:")}
     assert "thresher.filters.engine" in imported  # the filter stage ran
     heavy = {m for m in imported if m.split(".")[0] in ("yaml", "pydantic", "networkx", "numpy")}
     assert not heavy, sorted(heavy)
-    assert res.stdout.decode().splitlines()[:2] == [
-        "checking whether we are cross compiling... no", "configure: creating ./config.status"]
+    return res.stdout.decode()
+
+
+_CONFIGURED = ["checking whether we are cross compiling... no", "configure: creating ./config.status"]
+
+
+def test_pipe_with_a_filter_on_a_warm_cache_imports_no_control_plane_module():
+    case = fixture_case("configure-demo-ok")
+    out = _light(["pipe", "--cmd", case["command"], "--exit-code", "0"], case["stdout"].encode())
+    assert out.splitlines()[:2] == _CONFIGURED
+
+
+def test_run_with_a_filter_on_a_warm_cache_imports_no_control_plane_module(tmp_path):
+    case = fixture_case("configure-demo-ok")
+    (tmp_path / "captured.txt").write_text(case["stdout"])
+    script = tmp_path / "configure"  # replays the captured ./configure output
+    script.write_text("#!/bin/sh\ncat \"$(dirname \"$0\")/captured.txt\"\n")
+    script.chmod(0o755)
+    out = _light(["run", "--", "./configure"], b"", cwd=str(tmp_path))
+    assert out.splitlines()[:2] == _CONFIGURED
 
 
 def test_a_toml_filter_file_loads_and_its_inline_test_runs(tmp_path, capsys):

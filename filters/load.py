@@ -133,8 +133,10 @@ def _pydantic_errors(path: str, doc: object, lines: dict, exc: ValidationError) 
                     "or `unless: never` to say on purpose that nothing can block it")
         else:
             problem = f"{where}: {err['msg']}"
+            if loc[-1:] == ("name",) and err["type"] == "string_pattern_mismatch":
+                hint = "lowercase letters, digits and dashes, e.g. `terraform-plan`"
         errors.append(FilterError(path, problem, node=name, line=line, hint=hint))
-    return errors
+    return sorted(errors, key=lambda e: e.line or 0)
 
 
 def _regex_fields(f: FilterSpec) -> list[tuple[tuple, str, int]]:

@@ -8,7 +8,7 @@ by regex from the real output, never written by hand.
 
 Tools come from PyPI (a venv given by ``--pyvenv``, default /tmp/ftools: black bandit coverage
 ansible-core ansible-lint pre-commit poetry sphinx), npm (``--nodemods``, default
-/tmp/nodetools/node_modules: jest vitest mocha prettier webpack webpack-cli), Debian (rsync shellcheck ant meson ninja-build cppcheck ruby-rspec rubocop bundler valgrind cmake perl) and the
+/tmp/nodetools/node_modules: jest vitest mocha prettier webpack webpack-cli), Debian (rsync shellcheck ant meson ninja-build cppcheck ruby-rspec rubocop bundler valgrind cmake perl php-cli phpunit) and the
 machine (terraform, mvn with a filled ~/.m2). A family whose tool is missing is skipped with a note.
 
 Usage: ``python benchmarks/capture_filters.py [FAMILY ...]`` writes tests/fixtures/<family>-*.json.
@@ -865,9 +865,35 @@ def shell_and_perl(base: str) -> None:
     capture("prove", "pass", "prove -v t", p, r"^All tests successful|^Result: PASS|^Files=", "prove -v, all pass", False)
 
 
+# --------------------------------------------------------------------------------------------
+def php(base: str) -> None:
+    files = {"src/Calc.php": "<?php\nclass Calc {\n    public function add(int $a, int $b): int { return $a + $b; }\n"
+                             "    public function div(int $a, int $b): int { return intdiv($a, $b); }\n}\n"}
+    for i in range(12):
+        files[f"tests/Add{i}Test.php"] = (
+            "<?php\nuse PHPUnit\\Framework\\TestCase;\nrequire_once __DIR__ . '/../src/Calc.php';\n"
+            f"class Add{i}Test extends TestCase {{\n" +
+            "".join(f"    public function testAdds{n}(): void {{ $this->assertSame({n + i}, (new Calc())->add({n}, {i})); }}\n"
+                    for n in range(5)) + "}\n")
+    ok = write(tmpdir(base, "php-ok"), files)
+    capture("phpunit", "pass", "phpunit tests", ok, r"^OK \(\d+ tests", "phpunit with 60 passing tests", False)
+    capture("phpunit", "testdox", "phpunit --testdox tests", ok, r"^OK \(\d+ tests", "phpunit --testdox, all pass",
+            False)
+    files["tests/BrokenTest.php"] = (
+        "<?php\nuse PHPUnit\\Framework\\TestCase;\nrequire_once __DIR__ . '/../src/Calc.php';\n"
+        "class BrokenTest extends TestCase {\n"
+        "    public function testAddsTwoAndTwo(): void { $this->assertSame(5, (new Calc())->add(2, 2), 'two plus two'); }\n"
+        "    public function testDividesByZero(): void { $this->assertSame(0, (new Calc())->div(1, 0)); }\n"
+        "    public function testIncomplete(): void { $this->markTestIncomplete('not written'); }\n}\n")
+    bad = write(tmpdir(base, "php-bad"), files)
+    capture("phpunit", "fail", "phpunit tests", bad,
+            r"^\d+\) |Failed asserting|DivisionByZeroError|Calc\.php:\d+|BrokenTest\.php:\d+|^Tests: \d+|^FAILURES!|two plus two",
+            "phpunit with a failing assertion and an error among 63 tests", True)
+
+
 FAMILIES = {"terraform": terraform, "mvn": mvn, "ant": ant, "rsync": rsync, "ansible-playbook": ansible_playbook,
             "pre-commit": precommit, "ansible-lint": ansible_lint, "poetry": poetry, "ruby": ruby, "js": js, "python": python_tools,
-            "archives": archives, "native": native, "shell": shell_and_perl}
+            "archives": archives, "native": native, "shell": shell_and_perl, "php": php}
 
 
 def main() -> int:

@@ -6,7 +6,7 @@ run through ``bash -c`` exactly as recorded in the case's ``command`` (an agent'
 ``must_keep`` holds the lines an agent needs (errors, failures, locations, summary counts), picked
 by regex from the real output, never written by hand.
 
-Tools come from PyPI (a venv given by ``--pyvenv``, default /tmp/ftools: black bandit coverage
+Tools come from PyPI (a venv given by ``--pyvenv``, default /tmp/ftools: black bandit coverage build
 ansible-core ansible-lint pre-commit poetry sphinx), npm (``--nodemods``, default
 /tmp/nodetools/node_modules: jest vitest mocha prettier webpack webpack-cli), Debian (rsync shellcheck ant meson ninja-build cppcheck ruby-rspec rubocop bundler valgrind cmake perl php-cli phpunit) and the
 machine (terraform, mvn with a filled ~/.m2). A family whose tool is missing is skipped with a note.
@@ -891,9 +891,25 @@ def php(base: str) -> None:
             "phpunit with a failing assertion and an error among 63 tests", True)
 
 
+# --------------------------------------------------------------------------------------------
+def pybuild(base: str) -> None:
+    files = {f"src/calcpkg/m{i}.py": f"X = {i}\n" for i in range(16)}
+    files["src/calcpkg/__init__.py"] = ""
+    files["pyproject.toml"] = ('[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n'
+                               '[project]\nname = "calcpkg"\nversion = "0.1.0"\n')
+    d = write(tmpdir(base, "pb"), files)
+    capture("python-build", "sdist-wheel", "python -m build", d,
+            r"^Successfully built|^warning: ", "python -m build (setuptools) of a 17-module package", False)
+    write(d, {"pyproject.toml": files["pyproject.toml"].replace('"0.1.0"', '"one point two"')})
+    capture("python-build", "bad-version", "python -m build --wheel", d,
+            r"must be pep440|ERROR|configuration error|ValueError|invalid", "python -m build with an invalid version",
+            True)
+
+
 FAMILIES = {"terraform": terraform, "mvn": mvn, "ant": ant, "rsync": rsync, "ansible-playbook": ansible_playbook,
             "pre-commit": precommit, "ansible-lint": ansible_lint, "poetry": poetry, "ruby": ruby, "js": js, "python": python_tools,
-            "archives": archives, "native": native, "shell": shell_and_perl, "php": php}
+            "archives": archives, "native": native, "shell": shell_and_perl, "php": php,
+            "python-build": pybuild}
 
 
 def main() -> int:

@@ -3,7 +3,7 @@
 Fixtures: tests/fixtures/<family>-*.json, written by benchmarks/capture_filters.py (terraform,
 mvn, ant, rsync, ansible-playbook, pre-commit, ansible-lint, poetry, rspec, rake, rubocop, bundle, gem, jest, vitest, mocha, prettier,
 webpack, black, bandit, coverage, sphinx-build, tar, zip/unzip, ctest, meson, valgrind, cppcheck,
-shellcheck, prove, phpunit). Each case goes through the whole engine as the agent reads it
+shellcheck, prove, phpunit, python -m build). Each case goes through the whole engine as the agent reads it
 (``seen_by_agent``): every ``must_keep`` fact survives, a failing run's error lines pass
 byte-exact, nothing grows, and each filter fires and shrinks at least one of its outputs.
 """
@@ -43,8 +43,8 @@ def _streams(case: dict, plans) -> list[tuple[str, object]]:
 
 
 def test_fixtures_present():
-    """The capture script's fixtures are in the repository (31 tools, success and failure runs)."""
-    assert len({c["class"] for c in CASES}) >= 31
+    """The capture script's fixtures are in the repository (32 tools, success and failure runs)."""
+    assert len({c["class"] for c in CASES}) >= 32
     assert sum(c["exit_code"] not in (0, None) for c in CASES) >= 25
 
 

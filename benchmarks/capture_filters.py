@@ -594,6 +594,16 @@ def js(base: str, nodemods: str) -> None:
             "jest with 12 passing suites and one failing suite", True)
     os.remove(os.path.join(d, "test/bad.test.js"))
     capture("jest", "pass", "npx jest", d, r"^Tests: |^Test Suites: ", "jest with 12 passing suites", False)
+    # --coverage over 25 modules: most fully covered, a few with uncovered lines and branches
+    for i in range(25):
+        write(d, {f"src/lib/m{i}.js": f"function f{i}(x) {{\n  if (x > {i}) {{\n    return x - {i};\n  }}\n"
+                                      f"  return x + {i};\n}}\nmodule.exports = {{ f{i} }};\n",
+                  f"test/lib{i}.test.js": f"const {{ f{i} }} = require('../src/lib/m{i}');\n"
+                                          f"test('f{i} above', () => expect(f{i}({i} + 1)).toBe(1));\n" +
+                                          (f"test('f{i} below', () => expect(f{i}(0)).toBe({i}));\n" if i % 6 else "")})
+    capture("jest", "coverage", "npx jest --coverage", d,
+            r"^Tests: |^All files|^\s*m(?:0|6|12|18|24)\.js\s*\|", "jest --coverage over 26 modules, 5 partly covered",
+            False)
     # vitest: the same tests as ESM
     vfiles = {"src/calc.js": JS_SRC.replace("module.exports = { add, div };", "export { add, div };")}
     for name, text in files.items():

@@ -112,7 +112,7 @@ def terraform(base: str) -> None:
     capture("terraform", "plan", "terraform plan", d, r"^Plan: |will be created",
             "terraform plan creating 7 terraform_data resources", False)
     capture("terraform", "apply", "terraform apply -auto-approve", d,
-            r"^Apply complete|^cluster_members = ", "terraform apply of the same config", False)
+            r"^Apply complete|cluster_members = \[", "terraform apply of the same config", False)
     capture("terraform", "plan-nochange", "terraform plan", d, r"No changes",
             "terraform plan after apply: nothing to do", False)
     bad = write(tmpdir(base, "tf-bad"), {"main.tf": '''
@@ -136,6 +136,18 @@ def terraform(base: str) -> None:
         }
         '''})
     sh("terraform init -no-color", bad)
+    capture("terraform", "plan-fail", "terraform plan", bad,
+            r"Error: |on main\.tf line \d+", "terraform plan on the config with undeclared references", True)
+    mod = write(tmpdir(base, "tf-mod"), {"main.tf": '''
+        module "net" {
+          source = "./modules/net"
+        }
+        resource "terraform_data" "x" {
+          input = module.net.id
+        }
+        '''})
+    capture("terraform", "init-fail", "terraform init", mod, r"Error: |on main\.tf line \d+|modules/net",
+            "terraform init of a config whose module folder does not exist", True)
     capture("terraform", "validate-fail", "terraform validate", bad,
             r"Error: |on main\.tf line \d+|An input variable|A managed resource|local value",
             "terraform validate on a config with six undeclared references", True)
@@ -263,6 +275,8 @@ def rsync(base: str) -> None:
     capture("rsync", "dry-run-delete", "rsync -avn --delete src/ dst/", base,
             r"^deleting |^pkg\d/(?:mod\d+|new\d)\.py$|^sent |DRY RUN",
             "rsync dry run: 14 edits, 6 new files, 4 deletions", False)
+    capture("rsync", "dry-run-missing", "rsync -avn nosuchdir/ dst/", base, r"rsync: |rsync error",
+            "rsync dry run of a folder that does not exist", True)
     capture("rsync", "stats", "rsync -a --stats src/ dst/", base,
             r"^Number of (?:files|regular files transferred)|^Total transferred file size|^sent ",
             "rsync --stats after the edits", False)
@@ -765,6 +779,8 @@ def archives(base: str) -> None:
             "unzip of a missing archive", True)
     capture("zip", "create-missing", "zip -r part.zip project/src/pkg1 project/nosuch", d,
             r"zip warning|name not matched", "zip naming a missing path", None)
+    capture("zip", "nothing", "zip -r none.zip project/nosuch", d, r"zip warning|zip error",
+            "zip of only a missing path", True)
 
 
 # --------------------------------------------------------------------------------------------

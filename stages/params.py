@@ -27,7 +27,7 @@ class GuardParams(_Params):
                                   description="a failing command's output up to this many lines passes whole")
     structured_flags: list[str] = Field(
         default_factory=lambda: [r"--json\b", r"--porcelain\b", r"(?:^|\s)-o\s*json\b",
-                                 r"--format[= ]", r"--pretty[= ]t?format:", r"--output[= ](?:json|yaml)\b",
+                                 r"--format[= ](?!(?:documentation|progress|doc)\b)", r"--pretty[= ]t?format:", r"--output[= ](?:json|yaml)\b",
                                  r"(?:^|\s)(?:cat|bat)\s+(?:\S+/)?[^\s/]+\.(?:json|jsonl|ya?ml|toml|csv|tsv|lock)\s*$"],
         description="regexes on the command line that mean a program will parse the output")
     sniff_json: bool = Field(True, description="output that parses as JSON passes byte-exact")

@@ -45,6 +45,9 @@ def test_resolution_falls_back_from_role_to_default_to_generic():
     assert plans.resolve("no-such-class", "nope")["id"] == "generic.default"
     assert plans.classify("python -m pytest -x tests") == "pytest"
     assert plans.classify("git -C repo status") == "git-status"
+    # machine formats pass verbatim; rspec's human formatters are for reading
+    assert plans.classify("git log --format=%H -n 5") == "verbatim"
+    assert plans.classify("rspec --format documentation") == "generic"
 
 
 def test_project_graph_wins_and_may_extend_the_builtin_of_the_same_id(tmp_path, monkeypatch):

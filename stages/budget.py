@@ -90,6 +90,14 @@ def fits(payload, ctx) -> bool:
     return len(payload.lines) <= max_lines and estimate(payload.text()) <= max_tokens
 
 
+def over_budget_costs(payload, ctx) -> LineCosts | None:
+    """Per-line costs of an original view that exceeds the budget; ``None`` when there is nothing
+    to do (an earlier stage already summarised it, it is empty, or it fits)."""
+    if any(o < 0 for o in payload.origin) or not payload.lines or fits(payload, ctx):
+        return None
+    return line_costs(payload.lines)
+
+
 def critical_lines(payload) -> set[int]:
     """View indices that must survive: error lines of a failing command (INV-6)."""
     if not payload.failed:

@@ -43,10 +43,8 @@ def _sortable(when: str) -> str:
 
 def _distill(payload, params, ctx):
     """The budgeted blame, or ``None`` (fits already, or not a blame)."""
-    if any(o < 0 for o in payload.origin) or not payload.lines:
-        return None
-    costs = budget.line_costs(payload.lines)
-    if budget.fits(payload, ctx):
+    costs = budget.over_budget_costs(payload, ctx)
+    if costs is None:
         return None
     lines = list(payload.lines)
     rows = parse(lines)

@@ -111,10 +111,8 @@ def _oneline(payload, ctx, costs):
 
 def _distill(payload, params, ctx):
     """The budgeted diff/log, or ``None`` (fits already, or a shape this does not know)."""
-    if any(o < 0 for o in payload.origin) or not payload.lines:
-        return None
-    costs = budget.line_costs(payload.lines)
-    if budget.fits(payload, ctx):
+    costs = budget.over_budget_costs(payload, ctx)
+    if costs is None:
         return None
     lines = list(payload.lines)
     if all(ONELINE_RE.match(s) for s in lines):

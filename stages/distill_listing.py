@@ -138,9 +138,7 @@ def ls_view(payload, params, ctx):
 
 def _distill(payload, params, ctx):
     """The budgeted listing, or ``None`` (fits already, or a shape this does not know)."""
-    if any(o < 0 for o in payload.origin) or not payload.lines:
-        return None
-    if budget.fits(payload, ctx):
+    if budget.over_budget_costs(payload, ctx) is None:
         return None
     lines = payload.lines
     if any(TREE_RE.match(s) for s in lines[:50]):

@@ -185,10 +185,8 @@ def _paths(payload, ctx):
 
 def _distill(payload, params, ctx):
     """The budgeted search result, or ``None`` (fits already, or a shape this does not know)."""
-    if any(o < 0 for o in payload.origin) or not payload.lines:
-        return None
-    costs = budget.line_costs(payload.lines)
-    if budget.fits(payload, ctx):
+    costs = budget.over_budget_costs(payload, ctx)
+    if costs is None:
         return None
     recs = parse(list(payload.lines))
     if recs is None:

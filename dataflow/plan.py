@@ -186,11 +186,14 @@ class Plans:
         return None
 
 
+def plans_cache_path(cwd: str | None = None) -> str:
+    """Where the compiled plans for the graph and filter files visible from ``cwd`` are cached."""
+    return os.path.join(cache_dir(), f"plans-{_key(_key_files(cwd))}.marshal")
+
+
 def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
     """Compiled plans for the graphs visible from ``cwd``, from the cache when it is fresh."""
-    files = discover(cwd)
-    key = _key(_key_files(cwd))
-    path = os.path.join(cache_dir(), f"plans-{key}.marshal")
+    path = plans_cache_path(cwd)
     if use_cache:
         try:
             with open(path, "rb") as fh:
@@ -198,7 +201,7 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
         except (OSError, ValueError, EOFError, TypeError):
             pass
     from .build import build_all, warm_filters  # control plane: pydantic, yaml, networkx
-    data = build_all(files)
+    data = build_all(discover(cwd))
     if use_cache:
         _write_atomic(path, marshal.dumps(data))
     warm_filters(cwd)

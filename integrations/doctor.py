@@ -134,9 +134,8 @@ def check_archive() -> Check:
 def check_plans() -> Check:
     """The compiled plans are cached for the current graph files (compiles them if not)."""
     try:
-        from thresher.dataflow.plan import _key, cache_dir, discover, load_plans
-        path = os.path.join(cache_dir(), f"plans-{_key(discover())}.marshal")
-        fresh = os.path.exists(path)
+        from thresher.dataflow.plan import load_plans, plans_cache_path
+        fresh = os.path.exists(plans_cache_path())
         plans = load_plans()
     except Exception as exc:  # noqa: BLE001
         return Check(FAIL, "graphs", f"plans do not compile: {exc}", "thresher graph check FILE")

@@ -101,6 +101,8 @@ def test_doctor_green_then_uninstall_restores_home_and_project(env):
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert "FAIL" not in doctor.stdout and "hook command" in doctor.stdout
     assert "thresher_read" in doctor.stdout and "cl100k" in doctor.stdout
+    # the plans this doctor run compiled are the ones the next run (and the hot path) finds
+    assert "graphs: " in doctor.stdout and "cache fresh" in th(env, "doctor").stdout
     assert th(env, "init", "claude", "--user", "--instructions", "--uninstall").returncode == 0
     assert th(env, "init", "claude", "--project", "--instructions", "--uninstall").returncode == 0
     assert user.read_text() == EXISTING and notes.read_text() == "# Project\n\nUse uv."

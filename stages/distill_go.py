@@ -1,7 +1,9 @@
 """distill-go: go test/build/vet without the lines that only say a test started or had no files.
 
 Dropped (one counted summary line): ``=== RUN``/``=== PAUSE``/``=== CONT``/``=== NAME`` banners
-(the ``--- PASS``/``--- FAIL`` row of the same test says how it ended), ``?  pkg [no test files]``
+(the ``--- PASS``/``--- FAIL`` row of the same test says how it ended) unless the test's own output
+follows the banner (``-v`` prints ``t.Errorf`` messages under it: the banner names the subtest the
+message belongs to), ``?  pkg [no test files]``
 rows and ``go: downloading``/``go: finding`` module progress. Kept byte-exact: every ``--- FAIL``
 row and the test's output under it, ``--- PASS``/``--- SKIP`` rows (``-v`` asked for them), panics
 and goroutine traces, ``FAIL``/``ok`` package lines, and every compiler or vet diagnostic
@@ -16,6 +18,7 @@ from .distill_common import build, critical_flags, mark_kinds
 
 BANNER_RE = re.compile(r"^\s*=== (?:RUN|PAUSE|CONT|NAME)\s+\S")
 NO_FILES_RE = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
+RESULT_RE = re.compile(r"^\s*--- (?:PASS|FAIL|SKIP):")
 MODULE_RE = re.compile(r"^go: (?:downloading|finding|extracting) \S")
 
 _KINDS = ((BANNER_RE, "RUN/PAUSE/CONT banners"), (NO_FILES_RE, "packages without test files"),
@@ -30,6 +33,11 @@ def run(payload, params, ctx):
     crit = critical_flags(payload)
     keep = [True] * len(lines)
     totals = mark_kinds(lines, crit, keep, _KINDS)
+    for i in range(len(lines) - 1):  # a banner with output under it names whose output that is
+        if (not keep[i] and BANNER_RE.match(lines[i]) and not BANNER_RE.match(lines[i + 1])
+                and not RESULT_RE.match(lines[i + 1])):
+            keep[i] = True
+            totals[_KINDS[0][1]] -= 1
     dropped = keep.count(False)
     if not dropped:
         return None

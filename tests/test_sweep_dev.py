@@ -1,0 +1,34 @@
+"""Shapes found by the developer-tool generalization sweep (fixtures: benchmarks/capture_sweep_dev.py)."""
+
+from __future__ import annotations
+
+from thresher.dataflow.executor import initial_payload
+from thresher.stages import distill_go
+
+from .conftest import fixture_case, seen_by_agent
+
+
+def test_go_verbose_keeps_the_banner_naming_a_failing_subtests_message():
+    case = fixture_case("go-sweep-test-v-messages")
+    src = case["stdout"].splitlines()
+    p = distill_go.run(initial_payload(case["stdout"].encode(), command=case["command"],
+                                       exit_code=case["exit_code"]), {}, None)
+    assert p is not None
+    view = list(p.lines)
+    for i, line in enumerate(src[:-1]):
+        if line.startswith("    ") and ".go:" in line and src[i - 1].startswith("=== RUN"):
+            at = view.index(line)
+            assert view[at - 1] == src[i - 1]  # the subtest's banner right above its message
+    dropped = sum(1 for line in src if distill_go.BANNER_RE.match(line)) - sum(
+        1 for line in view if distill_go.BANNER_RE.match(line))
+    assert dropped > 0
+    assert any(f"{dropped} lines not shown ({dropped} RUN/PAUSE/CONT banners)" in line for line in view)
+    out = seen_by_agent(case)
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+
+
+def test_go_test_single_dash_json_passes_byte_exact():
+    case = fixture_case("go-sweep-test-json")
+    assert case["verbatim"] and case["stdout"].count("\n") > 20
+    assert seen_by_agent(case) == case["stdout"] + case["stderr"]

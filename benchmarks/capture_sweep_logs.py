@@ -1,0 +1,363 @@
+"""Capture log and data outputs of real programs, for the log/data generalization sweep.
+
+Servers run on 127.0.0.1 in a temp folder: nginx (access and error log, with 404s and a dead
+upstream), redis-server (its own log), a Java program that throws nested exceptions, a Go panic, a
+Node.js uncaught error, structlog JSON lines, and sqlite3 CSV exports. Each output is saved as a case
+in the corpus schema; must_keep holds the facts an agent reads the output for (error lines,
+exception messages, failing requests, the last lines). Run:
+``python benchmarks/capture_sweep_logs.py [ids...]`` (needs nginx, redis-server, java, go, node,
+sqlite3 on PATH); it rewrites tests/fixtures/<id>.json for the given ids (all when none given).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(__file__))
+from capture_fixtures import run, save  # noqa: E402
+
+SRC = "benchmarks/capture_sweep_logs.py"
+
+
+def _get(url: str, method: str = "GET") -> None:
+    try:
+        urllib.request.urlopen(urllib.request.Request(url, method=method), timeout=5).read()
+    except (urllib.error.HTTPError, urllib.error.URLError, ConnectionError):
+        pass
+
+
+def _case(cid: str, klass: str, command: str, code: int, out: str, err: str, keep: list[str],
+          note: str, verbatim: bool = False) -> dict:
+    return {"id": cid, "class": klass, "command": command, "exit_code": code, "stdout": out,
+            "stderr": err, "must_keep": keep, "verbatim": verbatim, "source": SRC + ": " + note}
+
+
+NGINX_CONF = """
+worker_processes 1;
+error_log {d}/error.log info;
+pid {d}/nginx.pid;
+events {{ worker_connections 64; }}
+http {{
+  access_log {d}/access.log combined;
+  client_body_temp_path {d}/body; proxy_temp_path {d}/proxy; fastcgi_temp_path {d}/fcgi;
+  uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
+  server {{
+    listen 127.0.0.1:{port};
+    root {d}/www;
+    location /api/ {{ proxy_pass http://127.0.0.1:{dead}; }}
+    location /private/ {{ deny all; }}
+  }}
+}}
+"""
+
+
+def nginx_cases(tmp: str) -> list[dict]:
+    d = os.path.join(tmp, "nginx")
+    os.makedirs(os.path.join(d, "www", "static"))
+    os.chmod(tmp, 0o755)  # the worker runs as another user when started by root
+    for i in range(30):
+        with open(os.path.join(d, "www", "static", f"page{i}.html"), "w") as fh:
+            fh.write(f"<p>page {i}</p>\n")
+    with open(os.path.join(d, "www", "index.html"), "w") as fh:
+        fh.write("<h1>home</h1>\n")
+    port, dead = 18431, 18499
+    with open(os.path.join(d, "nginx.conf"), "w") as fh:
+        fh.write(NGINX_CONF.format(d=d, port=port, dead=dead))
+    subprocess.run(["nginx", "-p", d, "-c", os.path.join(d, "nginx.conf"), "-e",
+                    os.path.join(d, "error.log")], check=True)
+    time.sleep(0.5)
+    base = f"http://127.0.0.1:{port}"
+    for i in range(120):
+        _get(f"{base}/static/page{i % 30}.html")
+        if i % 10 == 0:
+            _get(f"{base}/")
+        if i % 17 == 0:
+            _get(f"{base}/static/missing-{i}.css")
+        if i % 40 == 5:
+            _get(f"{base}/api/orders/{i}")
+        if i == 77:
+            _get(f"{base}/private/keys.txt")
+            _get(f"{base}/index.html", method="DELETE")
+    subprocess.run(["nginx", "-p", d, "-c", os.path.join(d, "nginx.conf"), "-s", "quit"])
+    time.sleep(0.5)
+    cases = []
+    code, out, err = run(["cat", "access.log"], d)
+    # each kind of failed request (method, path with its numbers masked, status) once: the rest of
+    # a kind differ only in ids, as the "N more lines like the entry above" lines say
+    kinds: dict[str, str] = {}
+    for ln in out.splitlines():
+        m = re.search(r'"([A-Z]+ \S*) HTTP/[\d.]+" ([45]\d\d) ', ln)
+        if m:
+            kinds.setdefault(re.sub(r"\d+", "#", m.group(1)) + m.group(2), ln)
+    keep = [*kinds.values(), out.splitlines()[-1]]
+    cases.append(_case("log-sweep-nginx-access", "log", "cat /var/log/nginx/access.log", code,
+                       out, err, keep, "nginx access log, 404s, a dead upstream, a denied path"))
+    code, out, err = run(["cat", "error.log"], d)
+    keep = [ln for ln in out.splitlines() if "[error]" in ln or "[crit]" in ln]
+    keep.append(out.splitlines()[-1])
+    cases.append(_case("log-sweep-nginx-error", "log", "cat /var/log/nginx/error.log", code,
+                       out, err, keep, "nginx error log at level info"))
+    return cases
+
+
+def redis_cases(tmp: str) -> list[dict]:
+    d = os.path.join(tmp, "redis")
+    os.makedirs(d)
+    log = os.path.join(d, "redis.log")
+    p = subprocess.Popen(["redis-server", "--port", "18432", "--bind", "127.0.0.1", "--dir", d,
+                          "--logfile", log, "--loglevel", "verbose", "--save", "1 1",
+                          "--maxmemory", "2mb", "--maxmemory-policy", "noeviction"])
+    time.sleep(0.7)
+    cli = ["redis-cli", "-p", "18432"]
+    for i in range(40):
+        subprocess.run(cli + ["SET", f"k{i}", "x" * 20000], capture_output=True)
+        if i % 8 == 0:
+            subprocess.run(cli + ["BGSAVE"], capture_output=True)
+            time.sleep(0.3)
+    subprocess.run(cli + ["DEBUG", "SLEEP", "0"], capture_output=True)
+    subprocess.run(cli + ["SHUTDOWN"], capture_output=True)
+    p.wait(10)
+    code, out, err = run(["cat", "redis.log"], d)
+    lines = out.splitlines()
+    keep = [ln for ln in lines if "# " in ln and ("WARNING" in ln or "Error" in ln
+                                                  or "error" in ln)][:6]
+    keep.append(lines[-1])
+    return [_case("log-sweep-redis-server", "log", "cat /var/log/redis/redis-server.log", code,
+                  out, err, keep, "redis-server verbose log with saves and a shutdown")]
+
+
+JAVA = """
+import java.util.*;
+public class Billing {
+    static class LedgerException extends RuntimeException {
+        LedgerException(String m, Throwable c) { super(m, c); }
+    }
+    static int parseAmount(String s) { return Integer.parseInt(s.trim()); }
+    static int total(List<String> rows) {
+        int t = 0;
+        for (String r : rows) {
+            try { t += parseAmount(r.split(",")[2]); }
+            catch (NumberFormatException e) {
+                throw new IllegalStateException("bad amount in row '" + r + "'", e);
+            }
+        }
+        return t;
+    }
+    static void close(String account, List<String> rows) {
+        try { System.out.println("total " + account + " = " + total(rows)); }
+        catch (IllegalStateException e) {
+            throw new LedgerException("cannot close account " + account, e);
+        }
+    }
+    public static void main(String[] a) {
+        for (int i = 0; i < 400; i++)
+            System.out.println("INFO  Billing - loaded account acct-" + i + " (" + (i * 7) + " rows)");
+        close("acct-1", Arrays.asList("1,a,10", "2,b,20"));
+        System.err.println("WARN  Billing - account acct-2 has a row with no amount");
+        close("acct-2", Arrays.asList("1,a,10", "2,b,twelve"));
+    }
+}
+"""
+
+GO = """
+package main
+
+import (
+	"fmt"
+	"log"
+	"os"
+)
+
+type Config struct{ Workers map[string]int }
+
+func load(path string) *Config {
+	if _, err := os.Stat(path); err != nil {
+		log.Printf("config %s not found, using defaults", path)
+		return nil
+	}
+	return &Config{}
+}
+
+func workers(c *Config, pool string) int { return c.Workers[pool] }
+
+func main() {
+	for i := 0; i < 300; i++ {
+		log.Printf("worker %d: started pool=default queue=jobs-%d", i, i%3)
+	}
+	c := load("/etc/app/missing.yaml")
+	fmt.Println("workers:", workers(c, "default"))
+}
+"""
+
+NODE = """
+const items = [];
+for (let i = 0; i < 300; i++) {
+  items.push({ id: i, sku: 'SKU-' + (1000 + i), qty: i % 4 });
+  console.log(`[inventory] loaded ${items[i].sku} qty=${items[i].qty}`);
+}
+function reserve(order) {
+  const line = items.find(it => it.sku === order.sku);
+  return line.qty - order.qty;
+}
+async function handle(orders) {
+  for (const o of orders) console.log(`[orders] reserve ${o.sku} -> ${reserve(o)}`);
+}
+handle([{ sku: 'SKU-1003', qty: 1 }, { sku: 'SKU-9999', qty: 2 }]).catch(err => {
+  console.error('[orders] reservation failed:', err);
+  process.exitCode = 1;
+});
+"""
+
+
+def stack_cases(tmp: str) -> list[dict]:
+    cases = []
+    d = os.path.join(tmp, "java")
+    os.makedirs(d)
+    with open(os.path.join(d, "Billing.java"), "w") as fh:
+        fh.write(JAVA)
+    run(["javac", "Billing.java"], d)
+    code, out, err = run(["java", "Billing"], d)
+    keep = [ln for ln in err.splitlines() if "Exception" in ln or ln.startswith("\tat Billing")]
+    keep.append("total acct-1 = 30")
+    cases.append(_case("log-sweep-java-caused-by", "log", "java Billing", code, out, err, keep,
+                       "a Java program throwing nested exceptions (Caused by:)"))
+    d = os.path.join(tmp, "gopanic")
+    os.makedirs(d)
+    with open(os.path.join(d, "main.go"), "w") as fh:
+        fh.write(GO)
+    run(["go", "mod", "init", "example.com/workers"], d)
+    code, out, err = run(["go", "run", "."], d)
+    lines = err.splitlines()
+    keep = [ln for ln in lines if ln.startswith(("panic:", "[signal", "goroutine ", "main."))
+            or "main.go:" in ln or "missing.yaml" in ln or "exit status" in ln]
+    cases.append(_case("log-sweep-go-panic", "log", "go run .", code, out, err, keep,
+                       "a Go program logging then panicking on a nil map read"))
+    d = os.path.join(tmp, "node")
+    os.makedirs(d)
+    with open(os.path.join(d, "app.js"), "w") as fh:
+        fh.write(NODE)
+    code, out, err = run(["node", "app.js"], d)
+    keep = [ln for ln in err.splitlines() if "TypeError" in ln or "app.js:" in ln]
+    keep.append("[orders] reserve SKU-1003 -> 2")
+    cases.append(_case("log-sweep-node-typeerror", "log", "node app.js", code, out, err, keep,
+                       "a Node.js script whose async handler throws a TypeError"))
+    return cases
+
+
+STRUCTLOG = """
+import structlog, logging, sys, random
+structlog.configure(processors=[structlog.processors.add_log_level,
+    structlog.processors.TimeStamper(fmt="iso"), structlog.processors.format_exc_info,
+    structlog.processors.JSONRenderer()], logger_factory=structlog.PrintLoggerFactory(sys.stdout))
+log = structlog.get_logger().bind(service="payments")
+rnd = random.Random(7)
+for i in range(80):
+    user = f"u{rnd.randint(1, 30)}"
+    amount = rnd.randint(1, 500)
+    if i in (23, 61):
+        try:
+            raise ConnectionError(f"card gateway timed out after 30s (attempt {i % 3 + 1})")
+        except ConnectionError:
+            log.exception("charge failed", user=user, amount=amount, charge_id=f"ch_{i:04d}")
+        continue
+    if amount > 450:
+        log.warning("charge needs review", user=user, amount=amount, charge_id=f"ch_{i:04d}")
+    log.info("charge ok", user=user, amount=amount, charge_id=f"ch_{i:04d}", ms=rnd.randint(20, 300))
+log.info("batch done", charges=80, failed=2)
+"""
+
+LOGFMT = """
+import logging, sys, random
+logging.basicConfig(stream=sys.stderr, level=logging.DEBUG,
+    format='time=%(asctime)s level=%(levelname)s logger=%(name)s msg="%(message)s"')
+rnd = random.Random(3)
+log = logging.getLogger("sync")
+for i in range(60):
+    n = rnd.randint(0, 40)
+    log.debug("fetched page=%d rows=%d", i, n)
+    if i == 33:
+        log.error("upstream returned 503 for page=%d, retry in 2s", i)
+    if i == 47:
+        log.warning("row id=%d has no email, skipped", 9000 + i)
+log.info("sync finished pages=60 errors=1")
+"""
+
+
+def jsonl_cases(tmp: str) -> list[dict]:
+    cases = []
+    with open(os.path.join(tmp, "pay.py"), "w") as fh:
+        fh.write(STRUCTLOG)
+    env = dict(os.environ, PYTHONPATH=os.environ.get("SWEEP_PYTHONPATH", ""))
+    code, out, err = run([sys.executable, "pay.py"], tmp, env=env)
+    lines = out.splitlines()
+    keep = [ln for ln in lines if '"error"' in ln or '"warning"' in ln][:8] + [lines[-1]]
+    keep = [k[:120] for k in keep]
+    cases.append(_case("jsonl-sweep-structlog", "jsonl", "python pay.py", code, out, err, keep,
+                       "structlog JSON renderer, with two exceptions and warnings"))
+    with open(os.path.join(tmp, "sync.py"), "w") as fh:
+        fh.write(LOGFMT)
+    code, out, err = run([sys.executable, "sync.py"], tmp)
+    lines = err.splitlines()
+    keep = [ln for ln in lines if "level=ERROR" in ln or "level=WARNING" in ln] + [lines[-1]]
+    cases.append(_case("log-sweep-logfmt", "log", "python sync.py", code, out, err, keep,
+                       "logfmt-style lines from the logging module, DEBUG-heavy"))
+    return cases
+
+
+def sqlite_cases(tmp: str) -> list[dict]:
+    cases = []
+    db = os.path.join(tmp, "s.db")
+    files = []
+    for root, _, names in os.walk(os.path.dirname(os.__file__)):
+        for n in names:
+            if n.endswith(".py"):
+                p = os.path.join(root, n)
+                files.append((os.path.relpath(p, os.path.dirname(os.__file__)),
+                              os.path.getsize(p)))
+    files.sort()
+    with open(os.path.join(tmp, "files.csv"), "w") as fh:
+        fh.write("path,bytes\n")
+        for p, s in files:
+            fh.write(f"{p},{s}\n")
+    run(["sqlite3", db, ".mode csv", ".import files.csv files"], tmp)
+    cmd = ("sqlite3 -csv -header s.db \"SELECT path, bytes, bytes/1024 AS kib FROM files "
+           "WHERE path LIKE 'email/%' ORDER BY bytes DESC\"")
+    code, out, err = run(["sqlite3", "-csv", "-header", db,
+                          "SELECT path, bytes, bytes/1024 AS kib FROM files WHERE path LIKE "
+                          "'email/%' ORDER BY bytes DESC"], tmp)
+    cases.append(_case("csv-sweep-sqlite-stdlib", "csv", cmd, code, out, err,
+                       out.splitlines()[:3] + out.splitlines()[-1:],
+                       "sqlite3 -csv over the sizes of the stdlib's email package", verbatim=True))
+    code, out, err = run(["sqlite3", "-csv", db, "SELECT path, bytes FROM filez"], tmp)
+    cases.append(_case("csv-sweep-sqlite-error", "csv",
+                       "sqlite3 -csv s.db \"SELECT path, bytes FROM filez\"", code, out, err,
+                       [ln for ln in err.splitlines() if ln.strip()],
+                       "sqlite3 query on a missing table"))
+    return cases
+
+
+def main() -> None:
+    want = set(sys.argv[1:])
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = []
+        for fn in (nginx_cases, redis_cases, stack_cases, jsonl_cases, sqlite_cases):
+            try:
+                cases += fn(tmp)
+            except (OSError, subprocess.CalledProcessError) as exc:
+                print(f"{fn.__name__}: skipped ({exc})", file=sys.stderr)
+        for case in cases:
+            if not want or case["id"] in want:
+                save(case)
+                print("wrote", case["id"])
+
+
+if __name__ == "__main__":
+    main()

@@ -4,13 +4,18 @@ Cases (tests/fixtures/<id>.json, corpus schema):
 - ``go-sweep-test-v-messages``: ``go test -v`` where failing subtests print ``t.Errorf`` messages
   under their ``=== RUN`` banner (the banner is what names the subtest a message belongs to);
 - ``go-sweep-test-json``: ``go test -json`` (Go's single-dash flag): one JSON event a line, parsed
-  by programs, so byte-exact.
-Re-run with ``.venv/bin/python benchmarks/capture_sweep_dev.py`` (needs go; no network); outputs
+  by programs, so byte-exact;
+- ``tsc-sweep-pretty-many``: ``tsc --pretty`` (colour, code frames between blank lines) on 15 files
+  with 4 errors each: over budget the frames go and must not leave runs of blank lines behind.
+Re-run with ``.venv/bin/python benchmarks/capture_sweep_dev.py`` (needs go, and npm to fetch typescript); outputs
 differ run to run only in timings, temp paths and goroutine addresses.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 import tempfile
 
 from capture_go import facts, gorun, write
@@ -65,6 +70,30 @@ func TestClamp(t *testing.T) {
 '''
 
 
+TS = """export function f{i}(a: number, b: string): number {{ return a + b; }}
+const x{i}: string = 42;
+let unused{i} = undefined_thing{i};
+export const g{i} = (o: {{k: number}}) => o.q;
+"""
+
+
+def tsc_pretty() -> None:
+    """tsc --pretty on 15 small files with four type errors each (typescript fetched by npm)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "typescript@5"], cwd=tmp,
+                       capture_output=True, check=True, timeout=600)
+        for i in range(1, 16):
+            write(tmp, f"src/m{i}.ts", TS.format(i=i))
+        write(tmp, "tsconfig.json", '{"compilerOptions":{"strict":true,"noEmit":true},"include":["src"]}')
+        p = subprocess.run([os.path.join(tmp, "node_modules", ".bin", "tsc"), "--pretty"], cwd=tmp,
+                           capture_output=True, text=True, timeout=600)
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", p.stdout)
+        keep = [line for line in plain.splitlines() if " - error TS" in line or line.startswith("Found ")]
+        save({"id": "tsc-sweep-pretty-many", "class": "tsc", "command": "tsc --pretty",
+              "exit_code": p.returncode, "stdout": p.stdout, "stderr": p.stderr, "must_keep": keep,
+              "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: tsc --pretty, 60 errors"})
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         write(tmp, "go.mod", GOMOD)
@@ -84,3 +113,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    tsc_pretty()

@@ -89,7 +89,26 @@ def drop_snippets(lines, keep: list[bool], crit: list[bool]) -> tuple[int, int]:
                 dropped += 1
         elif kind in ("gcc", "tsc", "clang", "javac") and not line.startswith((" ", "\t")):
             kind = None
+    if dropped:
+        dropped += _squeeze_blanks(lines, keep, crit)
     return diags, dropped
+
+
+def _squeeze_blanks(lines, keep: list[bool], crit: list[bool]) -> int:
+    """Drop a kept blank line that a dropped snippet left right after another kept blank line
+    (tsc --pretty frames each snippet with blank lines); return how many went."""
+    dropped, prev_blank, gap = 0, False, False
+    for i, line in enumerate(lines):
+        if not keep[i]:
+            gap = True
+            continue
+        blank = not line.strip()
+        if blank and prev_blank and gap and not crit[i]:
+            keep[i] = False
+            dropped += 1
+            continue
+        prev_blank, gap = blank, False
+    return dropped
 
 
 def snippet_summary(diags: int, dropped: int) -> str:

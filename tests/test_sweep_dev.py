@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from thresher.dataflow.executor import initial_payload
 from thresher.stages import distill_go
 
@@ -32,3 +34,16 @@ def test_go_test_single_dash_json_passes_byte_exact():
     case = fixture_case("go-sweep-test-json")
     assert case["verbatim"] and case["stdout"].count("\n") > 20
     assert seen_by_agent(case) == case["stdout"] + case["stderr"]
+
+
+def test_tsc_pretty_frames_go_without_leaving_runs_of_blank_lines():
+    case = fixture_case("tsc-sweep-pretty-many")
+    out = seen_by_agent(case)
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+    assert "\n\n\n" in case["stdout"]  # a blank line on each side of every code frame
+    assert "\n\n\n" not in out
+    m = re.search(r"\[thresher: code snippets of (\d+) diagnostics not shown \((\d+) lines\)\]", out)
+    assert m and int(m.group(1)) == sum(1 for f in case["must_keep"] if " - error TS" in f)
+    shown = [line for line in out.splitlines() if not line.startswith("[thresher:")]
+    assert int(m.group(2)) == case["stdout"].count("\n") - len(shown)

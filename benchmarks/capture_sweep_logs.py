@@ -344,11 +344,64 @@ def sqlite_cases(tmp: str) -> list[dict]:
     return cases
 
 
+FLASK_APP = """
+from flask import Flask, jsonify, abort
+app = Flask(__name__)
+ORDERS = [{"id": i, "customer": {"id": 100 + i % 17, "name": f"cust-{i % 17}",
+                                 "tier": "gold" if i % 5 == 0 else "basic"},
+           "items": [{"sku": f"SKU-{1000 + (i * j) % 50}", "qty": j % 3 + 1,
+                      "price": round(9.99 * j, 2)} for j in range(1, i % 4 + 2)],
+           "status": "shipped" if i % 7 else "cancelled", "total": round(19.5 * (i % 9 + 1), 2),
+           "notes": None if i % 11 else "gift wrap"} for i in range(1, 121)]
+
+@app.get("/orders")
+def orders():
+    return jsonify({"count": len(ORDERS), "next": None, "results": ORDERS})
+
+@app.get("/orders/<int:oid>/invoice")
+def invoice(oid):
+    order = ORDERS[oid - 1]
+    rate = {"gold": 0.1}[order["customer"]["tier"]]
+    return jsonify({"id": oid, "discount": order["total"] * rate})
+
+@app.get("/orders/<int:oid>")
+def one(oid):
+    if oid > len(ORDERS):
+        abort(404)
+    return jsonify(ORDERS[oid - 1])
+"""
+
+
+def gunicorn_cases(tmp: str) -> list[dict]:
+    """A Flask app under gunicorn: its minified JSON answer (saved by curl, then read with cat)."""
+    d = os.path.join(tmp, "flask")
+    os.makedirs(d)
+    with open(os.path.join(d, "app.py"), "w") as fh:
+        fh.write(FLASK_APP)
+    env = dict(os.environ, PYTHONPATH=os.environ.get("SWEEP_PYTHONPATH", ""))
+    p = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-b", "127.0.0.1:18435",
+                          "--access-logfile", "access.log", "--error-logfile", "error.log",
+                          "app:app"], cwd=d, env=env)
+    time.sleep(2)
+    try:
+        run(["curl", "-s", "-o", "orders.json", "http://127.0.0.1:18435/orders"], d)
+        for i in (3, 5, 12, 130):
+            _get(f"http://127.0.0.1:18435/orders/{i}/invoice")
+    finally:
+        p.terminate()
+        p.wait(10)
+    code, out, err = run(["cat", "orders.json"], d)
+    keep = ['"count"', '"results"', '"cancelled"', '"gift wrap"', '"SKU-1001"']
+    return [_case("json-sweep-flask-minified", "json", "cat orders.json", code, out, err, keep,
+                  "a Flask API's minified JSON answer (jsonify under gunicorn), saved by curl")]
+
+
 def main() -> None:
     want = set(sys.argv[1:])
     with tempfile.TemporaryDirectory() as tmp:
         cases = []
-        for fn in (nginx_cases, redis_cases, stack_cases, jsonl_cases, sqlite_cases):
+        for fn in (nginx_cases, redis_cases, stack_cases, jsonl_cases, sqlite_cases,
+                   gunicorn_cases):
             try:
                 cases += fn(tmp)
             except (OSError, subprocess.CalledProcessError) as exc:

@@ -6,7 +6,7 @@ verbatim prefix of one with the exact count of characters cut):
 - long arrays and objects sampled: the first items, the last one, and *every anomalous item* (see
   ``anomaly.py``: a 404 among 200s, a null among values, an outlier, a rare key), the items between
   replaced by one line with the exact count and index range not shown;
-- a schema line for arrays of objects: each key with its kinds and counts, and the values of
+- a schema line for sampled arrays of objects: each key with its kinds and counts, and the values of
   low-cardinality keys with their counts (``"status" num 10; 200 ×6, 201 ×2, ...``);
 - arrays of flat objects with identical keys as a table: the keys once, then one row per object;
 - long strings cut (prose sooner than identifiers and URLs), deep containers summarised.
@@ -144,18 +144,18 @@ class Renderer:
 
     def choose(self, node, values: list, ind: str, out: list[str]) -> list[int]:
         """Indices of the members to show (all, or head + last + anomalies); writes the schema line
-        of an array of objects first."""
+        of a sampled array of objects first."""
         n = len(values)
+        if n <= self.cap(node) + 1:
+            return list(range(n))   # every item shown: a schema line would only repeat them
         rows = [_row(v) for v in values] if n >= 3 and all(isinstance(v, jt.Obj) for v in values) \
             else None
         key = id(node)
-        if key not in self.cache and (rows is not None or n > self.cap(node) + 1):
+        if key not in self.cache:
             self.cache[key] = anomaly.find(rows if rows is not None else
                                            [{"value": _cell(v)} for v in values])
         if rows is not None and isinstance(node, jt.Arr):
             out.append(self.schema(node, rows, ind))
-        if n <= self.cap(node) + 1:
-            return list(range(n))
         odd = anomaly.ranked(self.cache[key], self.anomalies)
         head = max(self.cap(node) - 1, 1)
         return sorted(set(range(head)) | {n - 1} | set(odd))

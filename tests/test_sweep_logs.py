@@ -32,3 +32,40 @@ def test_access_log_keeps_each_kind_of_failed_request():
                 assert int(MORE_RE.match(out[i + 1]).group(1)) <= len(lines) - 1
     assert case["stdout"].splitlines()[-1] in out
     assert len("\n".join(out)) < len(case["stdout"]) / 5
+
+
+def _seen(text: str, command: str) -> str:
+    return seen_by_agent({"command": command, "exit_code": 0, "stdout": text, "stderr": ""})
+
+
+def test_minified_json_over_budget_is_laid_out_not_passed_as_tiny():
+    """A minified JSON answer is one line: it is not "tiny" for that. Over budget it is laid out
+    and sampled (schema line with exact counts), far smaller than the input."""
+    case = fixture_case("json-sweep-flask-minified")
+    assert case["stdout"].count("\n") <= 1
+    out = _seen(case["stdout"], case["command"])
+    assert out != case["stdout"]
+    assert "[thresher: 120 objects" in out
+    assert '"id": 120' in out and '"count": 120' in out
+    assert len(out) < len(case["stdout"]) / 2
+
+
+def test_minified_json_within_budget_passes_whole_unclipped():
+    """The same kind of document within the budget (its first 20 results, still one line longer
+    than the line-clipping limit) passes byte-exact: not clipped, not re-laid out."""
+    import json
+    doc = json.loads(fixture_case("json-sweep-flask-minified")["stdout"])
+    doc["results"] = doc["results"][:20]
+    text = json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n"
+    assert len(text) > 4000
+    assert _seen(text, "cat orders.json") == text
+
+
+def test_json_array_shown_whole_gets_no_schema_line():
+    """Each order's `items` (1 to 4 objects) is shown whole: a schema line would only repeat what
+    follows it, so only the sampled `results` array (120 objects) has one."""
+    case = fixture_case("json-sweep-flask-minified")
+    out = _seen(case["stdout"], case["command"]).splitlines()
+    schema = [ln.strip() for ln in out if re.match(r"\s*\[thresher: \d+ objects", ln)]
+    assert len(schema) == 1 and schema[0].startswith("[thresher: 120 objects")
+    assert any("not shown" in ln for ln in out)

@@ -5,9 +5,12 @@ Cases (tests/fixtures/<id>.json, corpus schema):
   under their ``=== RUN`` banner (the banner is what names the subtest a message belongs to);
 - ``go-sweep-test-json``: ``go test -json`` (Go's single-dash flag): one JSON event a line, parsed
   by programs, so byte-exact;
+- ``cargo-sweep-test-backtrace``: ``cargo test`` with ``RUST_BACKTRACE=1`` (as many agents run it):
+  24 failing ``assert_eq!`` tests, each with its left/right values and a stack backtrace of
+  toolchain frames around the two frames in the crate's own code;
 - ``tsc-sweep-pretty-many``: ``tsc --pretty`` (colour, code frames between blank lines) on 15 files
   with 4 errors each: over budget the frames go and must not leave runs of blank lines behind.
-Re-run with ``.venv/bin/python benchmarks/capture_sweep_dev.py`` (needs go, and npm to fetch typescript); outputs
+Re-run with ``.venv/bin/python benchmarks/capture_sweep_dev.py`` (needs go, cargo, and npm to fetch typescript); outputs
 differ run to run only in timings, temp paths and goroutine addresses.
 """
 
@@ -18,6 +21,7 @@ import re
 import subprocess
 import tempfile
 
+import capture_cargo
 from capture_go import facts, gorun, write
 from capture_fixtures import save
 
@@ -77,6 +81,25 @@ export const g{i} = (o: {{k: number}}) => o.q;
 """
 
 
+def cargo_backtrace() -> None:
+    """cargo test with RUST_BACKTRACE=1 on a crate with 120 tests, every fifth one failing."""
+    cases = "".join(f"    #[test]\n    fn case_{i}() {{ assert_eq!(double({i}), {2 * i + (i % 5 == 0)}, \"case {i}\"); }}\n"
+                    for i in range(120))
+    lib = ("/// Twice `x`.\npub fn double(x: i64) -> i64 {\n    x * 2\n}\n\n#[cfg(test)]\nmod tests {\n"
+           "    use super::*;\n" + cases + "}\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = capture_cargo.crate(tmp, "bt", lib)
+        env = dict(os.environ, CARGO_TERM_COLOR="never", RUST_BACKTRACE="1")
+        p = subprocess.run(["cargo", "test", "--offline"], cwd=path, capture_output=True, text=True,
+                           env=env, timeout=600)
+        text = p.stdout + "\n" + p.stderr
+        keep = capture_cargo.facts(text) + [line.strip() for line in p.stdout.splitlines()
+                                            if re.match(r"^\s*(?:left|right): ", line)][:10]
+        save({"id": "cargo-sweep-test-backtrace", "class": "cargo", "command": "RUST_BACKTRACE=1 cargo test",
+              "exit_code": p.returncode, "stdout": p.stdout, "stderr": p.stderr, "must_keep": keep,
+              "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: cargo test, RUST_BACKTRACE=1"})
+
+
 def tsc_pretty() -> None:
     """tsc --pretty on 15 small files with four type errors each (typescript fetched by npm)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,4 +136,5 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    cargo_backtrace()
     tsc_pretty()

@@ -47,3 +47,22 @@ def test_tsc_pretty_frames_go_without_leaving_runs_of_blank_lines():
     assert m and int(m.group(1)) == sum(1 for f in case["must_keep"] if " - error TS" in f)
     shown = [line for line in out.splitlines() if not line.startswith("[thresher:")]
     assert int(m.group(2)) == case["stdout"].count("\n") - len(shown)
+
+
+def test_cargo_backtrace_toolchain_frames_go_counted_and_assert_values_stay():
+    case = fixture_case("cargo-sweep-test-backtrace")
+    src = case["stdout"].splitlines()
+    out = seen_by_agent(case)
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+    shown = out.splitlines()
+    for line in src:   # every left/right value and every frame in the crate's own code stays
+        if re.match(r"^\s*(?:left|right): |^\s+at \./src/", line):
+            assert line in shown, line
+    assert not any("at /rustc/" in line for line in shown)
+    # each backtrace's counted line says exactly how many toolchain frame lines it stands for
+    counted = [int(m.group(1)) for m in re.finditer(
+        r"\[thresher: (\d+) lines of Rust toolchain backtrace frames not shown\]", out)]
+    toolchain = sum(1 for line in src if "at /rustc/" in line) * 2   # a name line and its location
+    assert counted and sum(counted) == toolchain
+    assert len(counted) == sum(1 for line in src if line == "stack backtrace:")

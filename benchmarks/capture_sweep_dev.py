@@ -8,6 +8,8 @@ Cases (tests/fixtures/<id>.json, corpus schema):
 - ``cargo-sweep-test-backtrace``: ``cargo test`` with ``RUST_BACKTRACE=1`` (as many agents run it):
   24 failing ``assert_eq!`` tests, each with its left/right values and a stack backtrace of
   toolchain frames around the two frames in the crate's own code;
+- ``pytest-sweep-tb-native``: ``pytest --tb=native -q`` with failing tests and a failing fixture:
+  pytest 9 prints its whole hook chain (frames in _pytest/ and pluggy/) in every traceback;
 - ``tsc-sweep-pretty-many``: ``tsc --pretty`` (colour, code frames between blank lines) on 15 files
   with 4 errors each: over budget the frames go and must not leave runs of blank lines behind.
 Re-run with ``.venv/bin/python benchmarks/capture_sweep_dev.py`` (needs go, cargo, and npm to fetch typescript); outputs
@@ -19,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 import tempfile
 
 import capture_cargo
@@ -100,6 +103,50 @@ def cargo_backtrace() -> None:
               "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: cargo test, RUST_BACKTRACE=1"})
 
 
+NATIVE = '''import pytest
+
+
+def ratio(a, b):
+    return a / b
+
+
+@pytest.fixture
+def account():
+    raise ConnectionError("ledger service unreachable")
+
+
+def test_uses_account(account):
+    assert account
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_ratio(n):
+    assert ratio(n, 2) == n // 2
+
+
+def test_zero():
+    assert ratio(1, 0) == 0
+
+
+def test_must_raise():
+    with pytest.raises(KeyError):
+        {"a": 1}["a"]
+'''
+
+
+def pytest_native() -> None:
+    """pytest --tb=native on failing tests and a failing fixture (this interpreter's pytest)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        write(tmp, "test_native.py", NATIVE)
+        p = subprocess.run([sys.executable, "-m", "pytest", "--tb=native", "-q", "-p", "no:cacheprovider",
+                            "test_native.py"], cwd=tmp, capture_output=True, text=True, timeout=600)
+        keep = [line for line in p.stdout.splitlines()
+                if re.match(r"^(?:FAILED|ERROR) |^\d+ failed|^[A-Z]\w*(?:Error|Failed): |^  File \"\S*test_native", line)]
+        save({"id": "pytest-sweep-tb-native", "class": "pytest", "command": "pytest --tb=native -q test_native.py",
+              "exit_code": p.returncode, "stdout": p.stdout, "stderr": p.stderr, "must_keep": list(dict.fromkeys(keep)),
+              "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: pytest --tb=native, hook chain in each traceback"})
+
+
 def tsc_pretty() -> None:
     """tsc --pretty on 15 small files with four type errors each (typescript fetched by npm)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -137,4 +184,5 @@ def main() -> None:
 if __name__ == "__main__":
     main()
     cargo_backtrace()
+    pytest_native()
     tsc_pretty()

@@ -8,6 +8,10 @@ exact counts read from the dropped lines. The one-row-per-test lines of ``-v`` a
 asked for and stay; only runs of 3+ PASSED rows of one parametrized test fold to their first row
 and a counted line.
 
+Native tracebacks (``--tb=native``; pytest 9 prints its whole call chain there) lose the frames in
+pytest's and pluggy's own code: each run of them becomes one counted line (not with
+``--full-trace``, and only where the graph's score left none of their lines critical).
+
 When the view is still over the graph budget, each failure block is shortened to its header,
 ``>`` and ``E`` lines and ``file:line`` locations (unless the user asked for ``--tb=long``,
 ``--showlocals``, ``-vv`` …). Output without pytest's final counts line goes to the unittest distiller
@@ -18,6 +22,8 @@ When the view is still over the graph budget, each failure block is shortened to
 from __future__ import annotations
 
 import re
+
+from thresher.dataflow.payload import CRITICAL
 
 from . import distill_unittest
 from .distill_common import build, critical_flags, has_flag, over_budget, plural
@@ -40,6 +46,11 @@ DOCS_RE = re.compile(r"^-- Docs: https://docs\.pytest\.org/\S*$")
 BLOCK_HEAD_RE = re.compile(r"^_{3,} .+ _{3,}$|^_ .+ _$")
 KEEP_IN_BLOCK_RE = re.compile(r"^(?:>|E(?:\s|$))|^\S+:\d+: \S|^-{3,} .+ -{3,}$")
 LONG_TB_RE = re.compile(r"--tb=(?:long|native)|--full-trace|-l|--showlocals|-vv+|-[a-zA-Z]*vv[a-zA-Z]*")
+
+FRAME_RE = re.compile(r'^\s+File "(?P<path>[^"]+)", line \d+, in \S')
+INTERNAL_PATH_RE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:_pytest|pluggy)[/\\]")
+FRAME_BODY_RE = re.compile(r"^\s{4,}\S")
+FULL_TRACE_RE = re.compile(r"--full-trace")
 
 _MARK_NAMES = {".": "passed", "s": "skipped", "x": "xfailed", "X": "xpassed"}
 _FAIL_SECTIONS = ("FAILURES", "ERRORS")
@@ -154,6 +165,29 @@ def _condense(lines, crit: list[bool], keep: list[bool], start: int, final: int)
     return blocks, dropped
 
 
+def _fold_internal_frames(payload, keep: list[bool], start: int, final: int) -> dict[int, str]:
+    """Drop runs of native-traceback frames inside pytest/pluggy; one counted line per run."""
+    lines, summaries = payload.lines, {}
+    tiers = [payload.tiers[o] if o >= 0 else CRITICAL for o in payload.origin]
+    i = start
+    while i < final:
+        run_start, cut = i, 0
+        while i < final and (m := FRAME_RE.match(lines[i])) and INTERNAL_PATH_RE.search(m.group("path")):
+            j = i + 1
+            while j < final and FRAME_BODY_RE.match(lines[j]) and not FRAME_RE.match(lines[j]):
+                j += 1
+            if any(tiers[k] == CRITICAL for k in range(i, j)):
+                break
+            for k in range(i, j):
+                keep[k] = False
+            cut, i = cut + j - i, j
+        if cut:
+            summaries[run_start] = f"[thresher: {plural(cut, 'line')} of frames inside pytest/pluggy not shown]"
+        else:
+            i += 1
+    return summaries
+
+
 def run(payload, params, ctx):
     """The distilled pytest view, or ``None`` when this is not a complete pytest run."""
     lines = payload.lines
@@ -168,6 +202,8 @@ def run(payload, params, ctx):
         if DOCS_RE.match(lines[i]) and not crit[i]:
             keep[i] = False
     summaries = {first: _summary(dropped, totals)} if dropped else {}
+    if not has_flag(payload.argv, FULL_TRACE_RE):
+        summaries.update(_fold_internal_frames(payload, keep, start, final))
     if params["fold_params"]:
         summaries.update(_fold_params(lines, crit, keep, start))
     view = [line for line, k in zip(lines, keep) if k]

@@ -66,3 +66,35 @@ def test_cargo_backtrace_toolchain_frames_go_counted_and_assert_values_stay():
     toolchain = sum(1 for line in src if "at /rustc/" in line) * 2   # a name line and its location
     assert counted and sum(counted) == toolchain
     assert len(counted) == sum(1 for line in src if line == "stack backtrace:")
+
+
+def _internal_frame_lines(src: list[str]) -> int:
+    """Lines of native-traceback frames in pytest's/pluggy's code: File line, code, markers."""
+    n, inside = 0, False
+    for line in src:
+        m = re.match(r'^\s+File "([^"]+)", line \d+, in \S', line)
+        if m:
+            inside = re.search(r"[/\\](?:site|dist)-packages[/\\](?:_pytest|pluggy)[/\\]", m.group(1)) is not None
+        elif not re.match(r"^\s{4,}\S", line):
+            inside = False
+        n += inside
+    return n
+
+
+def test_pytest_native_tracebacks_lose_pytest_internal_frames_with_exact_counts():
+    case = fixture_case("pytest-sweep-tb-native")
+    src = case["stdout"].splitlines()
+    out = seen_by_agent(case)
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+    shown = out.splitlines()
+    counted = [int(m.group(1)) for m in re.finditer(
+        r"\[thresher: (\d+) lines of frames inside pytest/pluggy not shown\]", out)]
+    internal = _internal_frame_lines(src)
+    still = _internal_frame_lines([line for line in shown if not line.startswith("[thresher:")])
+    assert counted and sum(counted) + still == internal
+    assert len(out) < len(case["stdout"]) / 3
+    # the user's own frames and the failing lines stay whole
+    for i, line in enumerate(src):
+        if re.match(r'^\s+File "\S*test_native\.py"', line):
+            assert line in shown and src[i + 1] in shown

@@ -396,12 +396,60 @@ def gunicorn_cases(tmp: str) -> list[dict]:
                   "a Flask API's minified JSON answer (jsonify under gunicorn), saved by curl")]
 
 
+RSYSLOG_CONF = """
+module(load="imuxsock" SysSock.Use="off")
+input(type="imuxsock" Socket="{d}/log.sock" CreatePath="on")
+$ActionFileDefaultTemplate RSYSLOG_TraditionalFileFormat
+*.* {d}/syslog
+"""
+
+
+def syslog_cases(tmp: str) -> list[dict]:
+    """rsyslogd (its traditional file format) fed by logger: a job runner's lines, a few errors
+    and warnings among them, read as an agent reads /var/log/syslog (a file with no .log)."""
+    d = os.path.join(tmp, "rsyslog")
+    os.makedirs(d)
+    with open(os.path.join(d, "rs.conf"), "w") as fh:
+        fh.write(RSYSLOG_CONF.format(d=d))
+    p = subprocess.Popen(["rsyslogd", "-n", "-f", os.path.join(d, "rs.conf"), "-i",
+                          os.path.join(d, "rs.pid")])
+    time.sleep(1)
+    sock = os.path.join(d, "log.sock")
+    try:
+        for batch in range(6):
+            lines = []
+            for i in range(60):
+                job = batch * 60 + i
+                lines.append(f"job {job} done queue=reports rows={(job * 37) % 900} ms={(job * 13) % 400}")
+                if job in (77, 233):
+                    lines.append(f"ERROR job {job} failed: disk quota exceeded on /srv/reports")
+                if job % 90 == 45:
+                    lines.append(f"WARNING queue=reports backlog={job * 3} above threshold 100")
+            subprocess.run(["logger", "-u", sock, "-t", "report-worker", "--id=4242"],
+                           input="\n".join(lines) + "\n", text=True, check=True)
+            subprocess.run(["logger", "-u", sock, "-t", "CRON", f"--id={5000 + batch}"],
+                           input=f"(root) CMD (/usr/local/bin/rotate-reports --batch {batch})\n",
+                           text=True, check=True)
+        subprocess.run(["logger", "-u", sock, "-t", "report-worker", "--id=4242", "-p", "user.crit",
+                        "shutting down: 2 jobs failed, see above"], check=True)
+        time.sleep(1)
+    finally:
+        p.terminate()
+        p.wait(10)
+    code, out, err = run(["tail", "-n", "400", "syslog"], d)
+    lines = out.splitlines()
+    keep = [ln for ln in lines if "ERROR" in ln or "WARNING" in ln]
+    keep += [next(ln for ln in lines if "CRON" in ln), lines[-1]]
+    return [_case("log-sweep-syslog", "log", "tail -n 400 /var/log/syslog", code, out, err, keep,
+                  "rsyslogd traditional format, fed by logger")]
+
+
 def main() -> None:
     want = set(sys.argv[1:])
     with tempfile.TemporaryDirectory() as tmp:
         cases = []
         for fn in (nginx_cases, redis_cases, stack_cases, jsonl_cases, sqlite_cases,
-                   gunicorn_cases):
+                   gunicorn_cases, syslog_cases):
             try:
                 cases += fn(tmp)
             except (OSError, subprocess.CalledProcessError) as exc:

@@ -40,6 +40,7 @@ _SLOTS_RE = re.compile(
 CONTINUATION_RE = re.compile(r"^\s+\S|^Traceback \(most recent call last\):|^Caused by: |^\s*\.\.\. \d+ more")
 EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b")
 SUMMARY = "[thresher: {n} more {noun} like the entry above{last}]"
+ERRORS_SHARE = 0.5   # of the budget: room for every error entry whole
 
 
 def template(line: str, critical: bool) -> str:
@@ -85,13 +86,28 @@ def run(payload, params, ctx):
         groups.setdefault(key, []).append(b)
     if len(groups) > params["max_template_share"] * len(blocks):
         return None
-    keep = [False] * len(lines)
     shown = set(range(max(len(blocks) - params["tail"], 0), len(blocks)))   # how the log ends
     for members in groups.values():
         b = members[0]
         shown.add(b)
         if b and any(crit[i] for i in range(*blocks[b])):
             shown.add(b - 1)   # the entry just before an error: what led to it
+    # every error/warning entry whole (job 77 *and* job 233 failed) when they all fit in a share of
+    # the budget; folded by template only when there are too many of them
+    errors = {b for b, (start, end) in enumerate(blocks) if any(crit[start:end])}
+    if not errors <= shown:
+        wider = _view(payload, blocks, groups, shown | errors, crit)
+        room = {"max_lines": ctx.budget.get("max_lines", 1 << 30) * ERRORS_SHARE,
+                "max_tokens": ctx.budget.get("max_tokens", 1 << 30) * ERRORS_SHARE}
+        if wider is not None and not over_budget(wider.lines, room):
+            return wider
+    return _view(payload, blocks, groups, shown, crit)
+
+
+def _view(payload, blocks, groups, shown: set[int], crit: list[bool]):
+    """The view showing the blocks in ``shown``, each template's hidden members counted."""
+    lines = payload.lines
+    keep = [False] * len(lines)
     summaries = {}
     for b in shown:
         for i in range(*blocks[b]):

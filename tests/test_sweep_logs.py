@@ -69,3 +69,19 @@ def test_json_array_shown_whole_gets_no_schema_line():
     schema = [ln.strip() for ln in out if re.match(r"\s*\[thresher: \d+ objects", ln)]
     assert len(schema) == 1 and schema[0].startswith("[thresher: 120 objects")
     assert any("not shown" in ln for ln in out)
+
+
+def test_syslog_file_is_read_as_a_log_with_every_error_line():
+    """`tail -n 400 /var/log/syslog` (rsyslog's traditional format, no .log suffix) goes through
+    the log graph: the job lines fold by template with exact counts, and every ERROR/WARNING entry
+    stays verbatim (job 77 *and* job 233), since they all fit in the budget."""
+    case = fixture_case("log-sweep-syslog")
+    out = seen_by_agent(case)
+    src = case["stdout"].splitlines()
+    alarms = [ln for ln in src if " ERROR " in ln or " WARNING " in ln]
+    assert len(alarms) >= 4
+    for line in alarms:
+        assert line in out.splitlines(), line
+    assert src[-1] in out
+    assert any(MORE_RE.match(ln) for ln in out.splitlines())
+    assert len(out) < len(case["stdout"]) / 15

@@ -10,6 +10,8 @@ Cases (tests/fixtures/<id>.json, corpus schema):
   toolchain frames around the two frames in the crate's own code;
 - ``pytest-sweep-tb-native``: ``pytest --tb=native -q`` with failing tests and a failing fixture:
   pytest 9 prints its whole hook chain (frames in _pytest/ and pluggy/) in every traceback;
+- ``unittest-sweep-many-failures``: ``python -m unittest`` on 120 tests, 19 failing or erroring:
+  over budget, the rules framing each block go so that no traceback line has to;
 - ``tsc-sweep-pretty-many``: ``tsc --pretty`` (colour, code frames between blank lines) on 15 files
   with 4 errors each: over budget the frames go and must not leave runs of blank lines behind.
 Re-run with ``.venv/bin/python benchmarks/capture_sweep_dev.py`` (needs go, cargo, and npm to fetch typescript); outputs
@@ -147,6 +149,29 @@ def pytest_native() -> None:
               "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: pytest --tb=native, hook chain in each traceback"})
 
 
+def unittest_many() -> None:
+    """python -m unittest on a generated class of 120 tests: every ninth fails, some raise."""
+    body = ["import unittest", "", "", "def total(xs):", "    return sum(xs) + (1 if len(xs) > 3 else 0)",
+            "", "", "class Grid(unittest.TestCase):"]
+    for i in range(120):
+        body.append(f"    def test_case_{i:03d}(self):")
+        if i % 9 == 4:
+            body.append(f"        self.assertEqual(total([{i}] * 4), {4 * i}, 'total of four {i}s')")
+        elif i % 17 == 5:
+            body.append(f"        raise KeyError('missing key {i}')")
+        else:
+            body.append(f"        self.assertEqual(total([{i}]), {i})")
+    with tempfile.TemporaryDirectory() as tmp:
+        write(tmp, "test_grid.py", "\n".join(body) + "\n")
+        p = subprocess.run([sys.executable, "-m", "unittest", "test_grid"], cwd=tmp, capture_output=True,
+                           text=True, timeout=600)
+        keep = [line for line in p.stderr.splitlines()
+                if re.match(r"^(?:FAIL|ERROR): |^(?:AssertionError|KeyError): |^Ran \d+ |^FAILED \(", line)]
+        save({"id": "unittest-sweep-many-failures", "class": "unittest", "command": "python -m unittest test_grid",
+              "exit_code": p.returncode, "stdout": p.stdout, "stderr": p.stderr, "must_keep": keep,
+              "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: unittest, 19 of 120 failing"})
+
+
 def tsc_pretty() -> None:
     """tsc --pretty on 15 small files with four type errors each (typescript fetched by npm)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -185,4 +210,5 @@ if __name__ == "__main__":
     main()
     cargo_backtrace()
     pytest_native()
+    unittest_many()
     tsc_pretty()

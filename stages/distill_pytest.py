@@ -195,7 +195,7 @@ def run(payload, params, ctx):
         return None
     final = _final_line(lines)
     if final is None:  # `python -m unittest` shares the class: try its shape before declining
-        return distill_unittest.distill(payload)
+        return distill_unittest.distill(payload, ctx.budget if ctx is not None else None)
     crit = critical_flags(payload)
     keep, totals, dropped, first, start = _run_region(lines, crit, final)
     for i in range(start, final):

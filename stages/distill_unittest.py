@@ -4,7 +4,9 @@ unittest prints a line of marks (``.`` ok, ``s`` skipped, ``x`` expected failure
 success, ``F``/``E`` failure/error), or with ``-v`` one ``name (module.Class.name) ... ok`` row per
 test, then one block per failure or error, then ``Ran N tests in Xs`` and ``OK``/``FAILED (...)``.
 Lines made only of passing marks go, replaced by one summary line with the exact counts; ``-v``
-rows are what the user asked for and stay. Declines when the closing ``Ran N tests`` + result pair
+rows are what the user asked for and stay. Over the graph budget, the ``=====``/``-----`` rules
+framing each ``FAIL:``/``ERROR:`` block (and the blank line before each block) go too, counted, so
+the budget trim never has to cut into the tracebacks themselves. Declines when the closing ``Ran N tests`` + result pair
 is missing (a killed or crashed run is never summarised).
 """
 
@@ -12,11 +14,13 @@ from __future__ import annotations
 
 import re
 
-from .distill_common import build, critical_flags, plural
+from .distill_common import build, critical_flags, over_budget, plural
 
 RAN_RE = re.compile(r"^Ran \d+ tests? in [\d.]+s$")
 RESULT_RE = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \(.*\))?$")
 MARKS_RE = re.compile(r"^[.sxu]+$")
+BLOCK_HEAD_RE = re.compile(r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): \S")
+RULE_RE = re.compile(r"^(?:={20,}|-{20,})$")
 
 _MARKS = {".": "passed", "s": "skipped", "x": "expected failures", "u": "unexpected successes"}
 
@@ -29,10 +33,26 @@ def _closing(lines: tuple[str, ...]) -> bool:
 
 def run(payload, params, ctx):
     """The view without passing progress, or ``None`` when this is not a finished unittest run."""
-    return distill(payload)
+    return distill(payload, ctx.budget if ctx is not None else None)
 
 
-def distill(payload):
+def _drop_rules(lines, crit: list[bool], keep: list[bool]) -> int:
+    """Unset ``keep`` for the rules around each failure header and the blank line before it."""
+    cut = 0
+    for i, line in enumerate(lines):
+        if not BLOCK_HEAD_RE.match(line):
+            continue
+        for k in (i - 1, i + 1):
+            if 0 <= k < len(lines) and RULE_RE.match(lines[k]) and keep[k] and not crit[k]:
+                keep[k] = False
+                cut += 1
+        if i >= 2 and not keep[i - 1] and not lines[i - 2].strip() and keep[i - 2] and not crit[i - 2]:
+            keep[i - 2] = False
+            cut += 1
+    return cut
+
+
+def distill(payload, budget: dict | None = None):
     """:func:`run` without params (distill-pytest hands over output that has no pytest shape)."""
     lines = payload.lines
     if not _closing(lines):
@@ -46,8 +66,15 @@ def distill(payload):
             for ch in line:
                 totals[_MARKS[ch]] = totals.get(_MARKS[ch], 0) + 1
     dropped = keep.count(False)
-    if not dropped:
-        return None
-    parts = ", ".join(f"{totals[k]} {k}" for k in _MARKS.values() if totals.get(k))
-    first = keep.index(False)
-    return build(payload, keep, {first: f"[thresher: {plural(dropped, 'progress line')} not shown ({parts})]"})
+    summaries = {}
+    if dropped:
+        parts = ", ".join(f"{totals[k]} {k}" for k in _MARKS.values() if totals.get(k))
+        summaries[keep.index(False)] = f"[thresher: {plural(dropped, 'progress line')} not shown ({parts})]"
+    if budget and over_budget([line for line, k in zip(lines, keep) if k], budget):
+        before = keep.copy()
+        rules = _drop_rules(lines, crit, keep)
+        if rules:
+            at = next(i for i, (a, b) in enumerate(zip(before, keep)) if a != b)
+            summaries[at] = (f"[thresher: {plural(rules, 'line')} framing the failure blocks not shown "
+                             f"(===/--- rules, blank lines)]")
+    return build(payload, keep, summaries)

@@ -98,3 +98,22 @@ def test_pytest_native_tracebacks_lose_pytest_internal_frames_with_exact_counts(
     for i, line in enumerate(src):
         if re.match(r'^\s+File "\S*test_native\.py"', line):
             assert line in shown and src[i + 1] in shown
+
+
+def test_unittest_over_budget_drops_block_rules_not_traceback_lines():
+    case = fixture_case("unittest-sweep-many-failures")
+    src = case["stderr"].splitlines()
+    out = seen_by_agent(case)
+    shown = out.splitlines()
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+    # every line of every traceback (File line, code line, exception) is still there
+    for line in src:
+        if line.startswith(("  File ", "    ", "Traceback ")):
+            assert line in shown, line
+    m = re.search(r"\[thresher: (\d+) lines framing the failure blocks not shown", out)
+    rule = re.compile(r"^(?:={20,}|-{20,})$")
+    heads = [i for i, line in enumerate(src) if re.match(r"^(?:FAIL|ERROR): ", line)]
+    framing = sum(bool(rule.match(src[i - 1])) + bool(rule.match(src[i + 1]))
+                  + (rule.match(src[i - 1]) is not None and i >= 2 and not src[i - 2].strip()) for i in heads)
+    assert m and int(m.group(1)) == framing > 2 * len(heads)  # the rules on each side, blank lines

@@ -8,6 +8,9 @@ Cases (tests/fixtures/<id>.json, corpus schema):
 - ``cargo-sweep-test-backtrace``: ``cargo test`` with ``RUST_BACKTRACE=1`` (as many agents run it):
   24 failing ``assert_eq!`` tests, each with its left/right values and a stack backtrace of
   toolchain frames around the two frames in the crate's own code;
+- ``cargo-sweep-build-labels``: ``cargo build`` with 16 type errors and 26 warnings, over budget:
+  the code snippets go but each underline's label (``expected `String`, found integer``) is the
+  answer and must stay;
 - ``pytest-sweep-tb-native``: ``pytest --tb=native -q`` with failing tests and a failing fixture:
   pytest 9 prints its whole hook chain (frames in _pytest/ and pluggy/) in every traceback;
 - ``unittest-sweep-many-failures``: ``python -m unittest`` on 120 tests, 19 failing or erroring:
@@ -103,6 +106,21 @@ def cargo_backtrace() -> None:
         save({"id": "cargo-sweep-test-backtrace", "class": "cargo", "command": "RUST_BACKTRACE=1 cargo test",
               "exit_code": p.returncode, "stdout": p.stdout, "stderr": p.stderr, "must_keep": keep,
               "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: cargo test, RUST_BACKTRACE=1"})
+
+
+def cargo_labels() -> None:
+    """cargo build on a crate with unused variables everywhere and eight functions of wrong types."""
+    warn = "".join(f"pub fn w{i}(v: &Vec<i32>) -> usize {{ let unused_{i} = 1; if v.len() == 0 {{ 0 }} else {{ v.len() }} }}\n"
+                   for i in range(25))
+    bad = "".join(f"pub fn bad{i}() -> i32 {{ let s: String = {i}; s.len() }}\n" for i in range(8))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = capture_cargo.crate(tmp, "labels", "pub fn add(a: i32, b: i32) -> i32 { let unused = 3; a + b }\n" + warn + bad)
+        code, out, err = capture_cargo.cargo(["build"], path)
+        keep = capture_cargo.facts(out + "\n" + err) + list(dict.fromkeys(
+            line.strip() for line in err.splitlines() if re.match(r"^\s*\|.*\^+ expected ", line)))
+        save({"id": "cargo-sweep-build-labels", "class": "cargo", "command": "cargo build",
+              "exit_code": code, "stdout": out, "stderr": err, "must_keep": keep, "verbatim": False,
+              "source": "benchmarks/capture_sweep_dev.py: cargo build, type errors and warnings"})
 
 
 NATIVE = '''import pytest
@@ -209,6 +227,7 @@ def main() -> None:
 if __name__ == "__main__":
     main()
     cargo_backtrace()
+    cargo_labels()
     pytest_native()
     unittest_many()
     tsc_pretty()

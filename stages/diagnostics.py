@@ -3,7 +3,8 @@
 Shared by the cargo, build and lint distillers. A *diagnostic* is a header line (``error[E0308]:
 …``, ``file.c:3:5: warning: …``, ``F401 …``, ``file.py:3: error: …``, ``file.ts:3:5 - error TS…``)
 followed by its location arrows, notes and a code *snippet* (gutter lines ``  12 |  code``, caret
-lines, fix-it diffs). Over budget the snippet lines can go while the header, every location and
+lines, fix-it diffs). A rust-style underline that carries a label (``|   ^^ expected `String`, found
+integer``) is not snippet: it says what is wrong, so it stays with the header. Over budget the snippet lines can go while the header, every location and
 every note stay: the answer (what, where, why) survives and the code is one ``expand`` away.
 """
 
@@ -23,6 +24,8 @@ HEAD_RE = re.compile("|".join(r.pattern for r in (RUST_HEAD_RE, GCC_HEAD_RE, MYP
 
 GUTTER_RE = re.compile(r"^\s*\d*\s*\|(?:\s|$)|^\s*\d*\s*\|[-_/\\^ ]")
 RUST_SNIPPET_RE = re.compile(r"^\s*\d*\s*\|.*$|^\s*\d*\s+[-+](?:\s|$)|^\s*\.\.\.\s*$|^-{20,}$")
+RUST_LABEL_RE = re.compile(r"^\s*\|[\s|^~_-]*[^\s|^~_+-].*[A-Za-z]")
+"""A numberless gutter line with words after the underline: a label rustc/clippy wrote, kept."""
 TSC_SNIPPET_RE = re.compile(r"^\d+ {1,}\S.*$|^\d+\s*$|^\s+~+\s*$")
 CARET_RE = re.compile(r"^\s+\^~*\s*$")
 CLANG_END_RE = re.compile(r"^In file included from |^\d+ (?:warnings?|errors?)(?: and \d+ \w+)? generated\.$"
@@ -46,8 +49,8 @@ def _kind(line: str) -> str | None:
 
 def _is_snippet(kind: str, line: str) -> bool:
     """True when ``line`` inside a diagnostic of ``kind`` is code shown for context."""
-    if kind == "rust":
-        return RUST_SNIPPET_RE.match(line) is not None
+    if kind == "rust":   # an underline's label (`^^ expected `String`, found integer`) is the answer
+        return RUST_SNIPPET_RE.match(line) is not None and RUST_LABEL_RE.match(line) is None
     if kind == "gcc":
         return GUTTER_RE.match(line) is not None
     if kind == "clang":   # clang prints code, caret and fix-it lines without a gutter

@@ -117,3 +117,17 @@ def test_unittest_over_budget_drops_block_rules_not_traceback_lines():
     framing = sum(bool(rule.match(src[i - 1])) + bool(rule.match(src[i + 1]))
                   + (rule.match(src[i - 1]) is not None and i >= 2 and not src[i - 2].strip()) for i in heads)
     assert m and int(m.group(1)) == framing > 2 * len(heads)  # the rules on each side, blank lines
+
+
+def test_cargo_snippets_go_but_underline_labels_stay():
+    case = fixture_case("cargo-sweep-build-labels")
+    src = case["stderr"].splitlines()
+    out = seen_by_agent(case)
+    shown = out.splitlines()
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+    assert "code snippets of" in out   # over budget: the snippets did go
+    assert not any(re.match(r"^\s*\d+ \| ", line) for line in shown)   # numbered code lines
+    for line in src:   # every error's labels ("expected `String`, found integer") stay
+        if re.match(r"^\s*\|.*[\^-]+ expected ", line):
+            assert line in shown, line

@@ -94,14 +94,24 @@ def run(payload, params, ctx):
             shown.add(b - 1)   # the entry just before an error: what led to it
     # every error/warning entry whole (job 77 *and* job 233 failed) when they all fit in a share of
     # the budget; folded by template only when there are too many of them
-    errors = {b for b, (start, end) in enumerate(blocks) if any(crit[start:end])}
-    if not errors <= shown:
+    seen = {_text(lines, blocks[b]) for b in shown}
+    errors = set()
+    for b, (start, end) in enumerate(blocks):   # an exact repeat (but for its time) adds nothing
+        if b not in shown and any(crit[start:end]) and _text(lines, blocks[b]) not in seen:
+            errors.add(b)
+            seen.add(_text(lines, blocks[b]))
+    if errors:
         wider = _view(payload, blocks, groups, shown | errors, crit)
         room = {"max_lines": ctx.budget.get("max_lines", 1 << 30) * ERRORS_SHARE,
                 "max_tokens": ctx.budget.get("max_tokens", 1 << 30) * ERRORS_SHARE}
         if wider is not None and not over_budget(wider.lines, room):
             return wider
     return _view(payload, blocks, groups, shown, crit)
+
+
+def _text(lines, block: tuple[int, int]) -> tuple[str, ...]:
+    """The lines of ``block`` with their timestamps masked."""
+    return tuple(TIMESTAMP_RE.sub("<ts>", lines[i]) for i in range(*block))
 
 
 def _view(payload, blocks, groups, shown: set[int], crit: list[bool]):

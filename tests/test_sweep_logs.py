@@ -85,3 +85,33 @@ def test_syslog_file_is_read_as_a_log_with_every_error_line():
     assert src[-1] in out
     assert any(MORE_RE.match(ln) for ln in out.splitlines())
     assert len(out) < len(case["stdout"]) / 15
+
+
+def test_json_log_records_with_a_warning_level_anywhere_are_kept():
+    """structlog writes `"level": "warning"` as the last key of each record: every warning and
+    error record stays byte-exact, like WARN lines of a text log, while the bulk of info records
+    is summarised with exact counts."""
+    case = fixture_case("jsonl-sweep-structlog")
+    out = seen_by_agent(case).splitlines()
+    src = case["stdout"].splitlines()
+    alarms = [ln for ln in src if '"level": "warning"' in ln or '"level": "error"' in ln]
+    assert len(alarms) >= 5
+    for line in alarms:
+        assert line in out, line
+    assert src[-1] in out
+    assert len(out) < len(src) / 3
+
+
+def test_an_error_repeated_word_for_word_is_counted_not_repeated():
+    """The same syslog with the job-77 error line written three more times later on: the distinct
+    errors stay whole, the exact repeats fold into the count under the first one."""
+    case = dict(fixture_case("log-sweep-syslog"))
+    src = case["stdout"].splitlines()
+    error = next(ln for ln in src if "ERROR job 77 " in ln)
+    at = len(src) - 40
+    case["stdout"] = "\n".join(src[:at] + [error] * 3 + src[at:]) + "\n"
+    out = seen_by_agent(case).splitlines()
+    assert out.count(error) == 1
+    assert next(ln for ln in src if "ERROR job 233 " in ln) in out
+    after = out[out.index(error) + 1]
+    assert MORE_RE.match(after) and int(MORE_RE.match(after).group(1)) == 3

@@ -15,6 +15,9 @@ Cases (tests/fixtures/<id>.json, corpus schema):
   pytest 9 prints its whole hook chain (frames in _pytest/ and pluggy/) in every traceback;
 - ``unittest-sweep-many-failures``: ``python -m unittest`` on 120 tests, 19 failing or erroring:
   over budget, the rules framing each block go so that no traceback line has to;
+- ``ls-sweep-recursive-plain``: names-only ``ls -R`` of a generated tree (300 top-level files, 60
+  directories with files and subdirectories), over the listing budget: every name shown must sit
+  under the header of its own directory;
 - ``tsc-sweep-pretty-many``: ``tsc --pretty`` (colour, code frames between blank lines) on 15 files
   with 4 errors each: over budget the frames go and must not leave runs of blank lines behind.
 Re-run with ``.venv/bin/python benchmarks/capture_sweep_dev.py`` (needs go, cargo, and npm to fetch typescript); outputs
@@ -190,6 +193,26 @@ def unittest_many() -> None:
               "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: unittest, 19 of 120 failing"})
 
 
+def ls_recursive() -> None:
+    """ls -R (names only) of a tree generated here: files, directories, nested directories."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "assets")
+        for i in range(300):
+            write(root, f"item_{i:03d}.dat", "x")
+        for d in range(60):
+            for f in range(15):
+                write(root, f"pkg{d:02d}/file_{f:02d}.txt", "x")
+            for sub in ("docs", "tests"):
+                for f in range(10):
+                    write(root, f"pkg{d:02d}/{sub}/part_{f:02d}.md", "x")
+        p = subprocess.run(["ls", "-R", "assets"], cwd=tmp, capture_output=True, text=True,
+                           env=dict(os.environ, LC_ALL="C"), timeout=600)
+        keep = ["assets:", "item_000.dat", "assets/pkg00:", "file_00.txt"]
+        save({"id": "ls-sweep-recursive-plain", "class": "ls", "command": "ls -R assets",
+              "exit_code": p.returncode, "stdout": p.stdout, "stderr": p.stderr, "must_keep": keep,
+              "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: ls -R of a generated tree"})
+
+
 def tsc_pretty() -> None:
     """tsc --pretty on 15 small files with four type errors each (typescript fetched by npm)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -230,4 +253,5 @@ if __name__ == "__main__":
     cargo_labels()
     pytest_native()
     unittest_many()
+    ls_recursive()
     tsc_pretty()

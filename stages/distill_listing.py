@@ -6,7 +6,9 @@ The rows are the answer, so nothing goes while the listing fits the graph's budg
   its files, then the first entry of each subdirectory, ...), with one line counting what went;
 - ``du`` keeps the largest entries of every directory first;
 - ``ls -l`` (and ``ls -R`` sections) keep ``total`` lines and section headers, directory rows
-  first, then rows in order, round-robin across sections, one counted line per cut section.
+  first, then rows in order, round-robin across sections, one counted line per cut section;
+  plain ``ls -R`` (names only, ``dir:`` headers) the same way, so no row is ever shown without
+  the header of the directory it is in.
 Tool messages (``find: '/x': Permission denied``) always stay. Anything else is declined.
 """
 
@@ -99,18 +101,26 @@ def paths_view(payload, ctx, du: bool = False):
     return budget.distill(payload, ctx, mandatory, [Unit([i], group) for i in order])
 
 
-def _ls_sections(lines: list[str]) -> list[tuple[int, list[int]]] | None:
-    """``ls -l`` / ``ls -R`` as (header index or -1, row indices) sections; ``None`` if not ls."""
+def _ls_sections(lines: list[str], plain: bool = False) -> list[tuple[int, list[int]]] | None:
+    """``ls -l`` / ``ls -R`` as (header index or -1, row indices) sections; ``None`` if not ls.
+
+    ``plain``: names-only ``ls -R``, where every line that is not a header is a row."""
     sections: list[tuple[int, list[int]]] = [(-1, [])]
     for i, line in enumerate(lines):
-        if LS_ROW_RE.match(line):
-            sections[-1][1].append(i)
-        elif SECTION_RE.match(line) and (i == 0 or not lines[i - 1]):
+        if SECTION_RE.match(line) and (i == 0 or not lines[i - 1]):
             sections.append((i, []))
+        elif LS_ROW_RE.match(line) or (plain and line and not TOOL_MESSAGE_RE.match(line)):
+            sections[-1][1].append(i)
         elif not (not line or TOTAL_RE.match(line) or TOOL_MESSAGE_RE.match(line)):
             return None
     sections = [s for s in sections if s[1]]
     return sections or None
+
+
+def _plain_recursive(lines) -> bool:
+    """Names-only ``ls -R``: starts with a ``dir:`` header and has a second one after a blank."""
+    return bool(lines) and SECTION_RE.match(lines[0]) is not None and any(
+        SECTION_RE.match(lines[i]) and not lines[i - 1] for i in range(1, len(lines)))
 
 
 def ls_view(payload, params, ctx):
@@ -136,6 +146,30 @@ def ls_view(payload, params, ctx):
     return budget.distill(payload, ctx, mandatory, budget.round_robin(seqs))
 
 
+def plain_recursive_view(payload, ctx):
+    """Names-only ``ls -R``: the first directory's names one by one, interleaved with whole
+    listings of the other directories, shallowest first (a name never shows without its header)."""
+    lines = list(payload.lines)
+    sections = _ls_sections(lines, plain=True)
+    if sections is None or len(sections) < 2:
+        return None
+    (head, idx), rest = sections[0], sections[1:]
+    name = lines[head][:-1] if head >= 0 else ""
+    first = Group(idx[-1], lambda d: f"[thresher: {plural(len(d), 'more entry', 'more entries')}"
+                                     f"{f' in {name}' if name else ''} not shown]")
+    whole = Group(len(lines) - 1, lambda d: (
+        f"[thresher: {len(d)} of {len(rest)} directory listings not shown "
+        f"({plural(sum(u.info for u in d), 'entry', 'entries')}); the shallowest are kept first]"))
+    units = []
+    for h, rows in sorted(rest, key=lambda s: (lines[s[0]].count("/"), s[0])):
+        start = h - 1 if h > 0 and not lines[h - 1] else h
+        units.append(Unit(range(start, rows[-1] + 1), whole, info=len(rows)))
+    covered = set(idx).union(*(u.lines for u in units))
+    mandatory = set(range(len(lines))) - covered
+    order = budget.round_robin([[Unit([i], first) for i in idx], units])
+    return budget.distill(payload, ctx, mandatory, order)
+
+
 def _distill(payload, params, ctx):
     """The budgeted listing, or ``None`` (fits already, or a shape this does not know)."""
     if budget.over_budget_costs(payload, ctx) is None:
@@ -145,6 +179,8 @@ def _distill(payload, params, ctx):
         return tree_view(payload, ctx)
     if any(LS_ROW_RE.match(s) for s in lines[:50]):
         return ls_view(payload, params, ctx)
+    if _plain_recursive(lines):
+        return plain_recursive_view(payload, ctx)
     if DU_RE.match(lines[0]) or (len(lines) > 1 and DU_RE.match(lines[1])):
         return paths_view(payload, ctx, du=True)
     return paths_view(payload, ctx)

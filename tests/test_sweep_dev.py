@@ -131,3 +131,32 @@ def test_cargo_snippets_go_but_underline_labels_stay():
     for line in src:   # every error's labels ("expected `String`, found integer") stay
         if re.match(r"^\s*\|.*[\^-]+ expected ", line):
             assert line in shown, line
+
+
+def test_plain_ls_recursive_never_shows_a_name_under_the_wrong_directory():
+    case = fixture_case("ls-sweep-recursive-plain")
+    src = case["stdout"].splitlines()
+    where, names = None, set()
+    for line in src:   # (directory, name) pairs of the real listing
+        if line.endswith(":"):
+            where = line
+        elif line:
+            names.add((where, line))
+    out = seen_by_agent(case)
+    shown = out.splitlines()
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+    where, rows = None, 0
+    for line in shown:
+        if line.startswith("[thresher:"):
+            continue
+        if line.endswith(":"):
+            where = line
+        elif line:
+            assert (where, line) in names, (where, line)
+            rows += 1
+    first = re.search(r"\[thresher: (\d+) more entries in assets not shown\]", out)
+    rest = re.search(r"\[thresher: (\d+) of (\d+) directory listings not shown \((\d+) entries\)", out)
+    assert first and rest
+    assert int(rest.group(2)) == sum(1 for line in src if line.endswith(":")) - 1
+    assert rows + int(first.group(1)) + int(rest.group(3)) == len(names)

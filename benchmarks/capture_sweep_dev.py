@@ -18,6 +18,8 @@ Cases (tests/fixtures/<id>.json, corpus schema):
 - ``ls-sweep-recursive-plain``: names-only ``ls -R`` of a generated tree (300 top-level files, 60
   directories with files and subdirectories), over the listing budget: every name shown must sit
   under the header of its own directory;
+- ``ls-sweep-recursive-long``: ``ls -lR`` of a generated tree of 301 directories: their headers
+  and ``total`` lines alone are more than the listing budget;
 - ``tsc-sweep-pretty-many``: ``tsc --pretty`` (colour, code frames between blank lines) on 15 files
   with 4 errors each: over budget the frames go and must not leave runs of blank lines behind.
 Re-run with ``.venv/bin/python benchmarks/capture_sweep_dev.py`` (needs go, cargo, and npm to fetch typescript); outputs
@@ -213,6 +215,26 @@ def ls_recursive() -> None:
               "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: ls -R of a generated tree"})
 
 
+def ls_recursive_long() -> None:
+    """ls -lR of a tree generated here with 100 directories, each with two subdirectories."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "modules")
+        for i in range(40):
+            write(root, f"top_{i:02d}.cfg", "x")
+        for d in range(100):
+            for f in range(5):
+                write(root, f"mod{d:03d}/src_{f}.c", "x")
+            for sub in ("include", "test"):
+                for f in range(3):
+                    write(root, f"mod{d:03d}/{sub}/h_{f}.h", "x")
+        p = subprocess.run(["ls", "-lR", "modules"], cwd=tmp, capture_output=True, text=True,
+                           env=dict(os.environ, LC_ALL="C"), timeout=600)
+        keep = ["modules:", "modules/mod000:"]
+        save({"id": "ls-sweep-recursive-long", "class": "ls", "command": "ls -lR modules",
+              "exit_code": p.returncode, "stdout": p.stdout, "stderr": p.stderr, "must_keep": keep,
+              "verbatim": False, "source": "benchmarks/capture_sweep_dev.py: ls -lR, 301 directories"})
+
+
 def tsc_pretty() -> None:
     """tsc --pretty on 15 small files with four type errors each (typescript fetched by npm)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -254,4 +276,5 @@ if __name__ == "__main__":
     pytest_native()
     unittest_many()
     ls_recursive()
+    ls_recursive_long()
     tsc_pretty()

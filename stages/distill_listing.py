@@ -124,7 +124,9 @@ def _plain_recursive(lines) -> bool:
 
 
 def ls_view(payload, params, ctx):
-    """``ls -l`` rows: directories first, then in order; round-robin across ``-R`` sections."""
+    """``ls -l`` rows: directories first, then in order; round-robin across ``-R`` sections, each
+    keeping its header and ``total`` line, unless those alone would take half the view: then
+    :func:`sections_view`."""
     lines = list(payload.lines)
     sections = _ls_sections(lines)
     if sections is None:
@@ -143,16 +145,16 @@ def ls_view(payload, params, ctx):
             return (dots, not is_dir, i)
         seqs.append([Unit([i], group) for i in sorted(idx, key=rank)])
     mandatory = set(range(len(lines))) - rows
+    if len(sections) > 1 and sections[0][0] >= 0 and 2 * (len(mandatory) + len(sections)) > budget.room(ctx)[0]:
+        return sections_view(payload, ctx, sections, rank)   # the headers alone would fill the view
     return budget.distill(payload, ctx, mandatory, budget.round_robin(seqs))
 
 
-def plain_recursive_view(payload, ctx):
-    """Names-only ``ls -R``: the first directory's names one by one, interleaved with whole
-    listings of the other directories, shallowest first (a name never shows without its header)."""
+def sections_view(payload, ctx, sections, rank=None):
+    """``ls -R`` / ``ls -lR`` / ``ls dir1 dir2``: the first directory's rows one by one (in ``rank``
+    order), interleaved with whole listings of the other directories, shallowest first, so a row
+    never shows without its directory's header and the headers alone never fill the budget."""
     lines = list(payload.lines)
-    sections = _ls_sections(lines, plain=True)
-    if sections is None or len(sections) < 2:
-        return None
     (head, idx), rest = sections[0], sections[1:]
     name = lines[head][:-1] if head >= 0 else ""
     first = Group(idx[-1], lambda d: f"[thresher: {plural(len(d), 'more entry', 'more entries')}"
@@ -166,7 +168,7 @@ def plain_recursive_view(payload, ctx):
         units.append(Unit(range(start, rows[-1] + 1), whole, info=len(rows)))
     covered = set(idx).union(*(u.lines for u in units))
     mandatory = set(range(len(lines))) - covered
-    order = budget.round_robin([[Unit([i], first) for i in idx], units])
+    order = budget.round_robin([[Unit([i], first) for i in sorted(idx, key=rank)], units])
     return budget.distill(payload, ctx, mandatory, order)
 
 
@@ -180,7 +182,8 @@ def _distill(payload, params, ctx):
     if any(LS_ROW_RE.match(s) for s in lines[:50]):
         return ls_view(payload, params, ctx)
     if _plain_recursive(lines):
-        return plain_recursive_view(payload, ctx)
+        sections = _ls_sections(list(lines), plain=True)
+        return sections_view(payload, ctx, sections) if sections and len(sections) > 1 else None
     if DU_RE.match(lines[0]) or (len(lines) > 1 and DU_RE.match(lines[1])):
         return paths_view(payload, ctx, du=True)
     return paths_view(payload, ctx)

@@ -133,14 +133,14 @@ def test_cargo_snippets_go_but_underline_labels_stay():
             assert line in shown, line
 
 
-def test_plain_ls_recursive_never_shows_a_name_under_the_wrong_directory():
-    case = fixture_case("ls-sweep-recursive-plain")
+def _check_sections(case_id: str, row_re: str):
+    case = fixture_case(case_id)
     src = case["stdout"].splitlines()
     where, names = None, set()
-    for line in src:   # (directory, name) pairs of the real listing
+    for line in src:   # (directory, row) pairs of the real listing
         if line.endswith(":"):
             where = line
-        elif line:
+        elif re.match(row_re, line):
             names.add((where, line))
     out = seen_by_agent(case)
     shown = out.splitlines()
@@ -152,11 +152,22 @@ def test_plain_ls_recursive_never_shows_a_name_under_the_wrong_directory():
             continue
         if line.endswith(":"):
             where = line
-        elif line:
-            assert (where, line) in names, (where, line)
+        elif re.match(row_re, line):
+            assert (where, line) in names, (where, line)   # never under another directory
             rows += 1
-    first = re.search(r"\[thresher: (\d+) more entries in assets not shown\]", out)
+    root = src[0][:-1]
+    first = re.search(rf"\[thresher: (\d+) more entries in {re.escape(root)} not shown\]", out)
     rest = re.search(r"\[thresher: (\d+) of (\d+) directory listings not shown \((\d+) entries\)", out)
-    assert first and rest
+    assert first and rest and rows > 50
     assert int(rest.group(2)) == sum(1 for line in src if line.endswith(":")) - 1
     assert rows + int(first.group(1)) + int(rest.group(3)) == len(names)
+    return shown
+
+
+def test_plain_ls_recursive_never_shows_a_name_under_the_wrong_directory():
+    _check_sections("ls-sweep-recursive-plain", r"^(?!total \d)\S")
+
+
+def test_long_ls_recursive_with_more_headers_than_budget_still_shows_rows():
+    shown = _check_sections("ls-sweep-recursive-long", r"^[-dl][-rwxsStT]{9}")
+    assert len(shown) <= 801   # the listing budget (800 lines) and the footer

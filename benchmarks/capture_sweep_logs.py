@@ -446,12 +446,56 @@ def syslog_cases(tmp: str) -> list[dict]:
                   "rsyslogd traditional format, fed by logger")]
 
 
+JAVA_SERVER = """
+import java.util.*;
+import java.util.logging.*;
+public class Server {
+    static final Logger LOG = Logger.getLogger("orders");
+    static int price(Map<String,Integer> stock, String sku) { return stock.get(sku) * 3; }
+    static void handle(int id, Map<String,Integer> stock) {
+        try {
+            LOG.info("request " + id + " sku=SKU-" + (id % 7) + " price=" + price(stock, "SKU-" + (id % 7)));
+        } catch (NullPointerException e) {
+            LOG.log(Level.SEVERE, "request " + id + " failed",
+                    new IllegalStateException("no stock entry for SKU-" + (id % 7), e));
+        }
+    }
+    public static void main(String[] a) {
+        Map<String,Integer> stock = new HashMap<>();
+        for (int i = 0; i < 6; i++) stock.put("SKU-" + i, i + 1);
+        for (int id = 0; id < 120; id++) handle(id, stock);
+    }
+}
+"""
+
+
+def java_log_cases(tmp: str) -> list[dict]:
+    """java.util.logging with a one-line format: the exception's class name at column 0 on the
+    line after each SEVERE message, then its frames and `Caused by:`."""
+    d = os.path.join(tmp, "javalog")
+    os.makedirs(d)
+    with open(os.path.join(d, "Server.java"), "w") as fh:
+        fh.write(JAVA_SERVER)
+    run(["javac", "Server.java"], d)
+    fmt = "%1$tF %1$tT %4$s %3$s - %5$s%6$s%n"
+    with open(os.path.join(d, "app.log"), "w") as fh:
+        subprocess.run(["java", f"-Djava.util.logging.SimpleFormatter.format={fmt}", "Server"],
+                       cwd=d, stdout=fh, stderr=subprocess.STDOUT)
+    code, out, err = run(["tail", "-n", "400", "app.log"], d)
+    lines = out.splitlines()
+    keep = [next(ln for ln in lines if "SEVERE" in ln),
+            next(ln for ln in lines if ln.startswith("java.lang.")),
+            next(ln for ln in lines if ln.startswith("Caused by:")), lines[-1]]
+    return [_case("log-sweep-java-util-logging", "log", "tail -n 400 app.log", code, out, err,
+                  keep, "java.util.logging: SEVERE entries with the exception on the next line")]
+
+
 def main() -> None:
     want = set(sys.argv[1:])
     with tempfile.TemporaryDirectory() as tmp:
         cases = []
         for fn in (nginx_cases, redis_cases, stack_cases, jsonl_cases, sqlite_cases,
-                   gunicorn_cases, syslog_cases):
+                   gunicorn_cases, syslog_cases, java_log_cases):
             try:
                 cases += fn(tmp)
             except (OSError, subprocess.CalledProcessError) as exc:

@@ -28,7 +28,9 @@ from .distill_jsonl import records as jsonl_records
 from .text import skeleton
 
 TIMESTAMP_RE = re.compile(
-    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d| UTC| [A-Z]{3,4})?"
+    # a zone name, never a level word (` INFO`, ` SEVERE`) that follows the time
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"(?:Z|[+-]\d\d:?\d\d| (?:UTC|GMT|[A-Z]{1,2}[SD]T|MSK|JST|IST)\b)?"
     r"|\b[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
     r"|\[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}\]"
     r"|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b")
@@ -37,7 +39,10 @@ _SLOTS_RE = re.compile(
     r"|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b"                                          # IPv4[:port]
     r"|\"[^\"]*\"|'[^']*'"                                                           # quoted
     r"|(?<![\w.])(?:/[\w.@%+-]+)+/?")                                                # paths
-CONTINUATION_RE = re.compile(r"^\s+\S|^Traceback \(most recent call last\):|^Caused by: |^\s*\.\.\. \d+ more")
+# a Java logger (java.util.logging, logback, log4j) writes the exception's qualified class name
+# at column 0 on the line after the message: it belongs to that entry, like its frames
+CONTINUATION_RE = re.compile(r"^\s+\S|^Traceback \(most recent call last\):|^Caused by: |^\s*\.\.\. \d+ more"
+                             r"|^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable)\b")
 EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b")
 SUMMARY = "[thresher: {n} more {noun} like the entry above{last}]"
 ERRORS_SHARE = 0.5   # of the budget: room for every error entry whole

@@ -115,3 +115,26 @@ def test_an_error_repeated_word_for_word_is_counted_not_repeated():
     assert next(ln for ln in src if "ERROR job 233 " in ln) in out
     after = out[out.index(error) + 1]
     assert MORE_RE.match(after) and int(MORE_RE.match(after).group(1)) == 3
+
+
+LAST_AT_RE = re.compile(r", the last at (.+)\]$")
+
+
+def test_java_logger_exception_belongs_to_its_entry_and_stamps_are_times():
+    """java.util.logging writes the exception's class at column 0 under the SEVERE message: the
+    message, exception, frames and `Caused by:` are one entry, counted whole; and a summary's
+    "last at" quotes only the time, never the level word after it (` INFO`, ` SEVE`)."""
+    case = fixture_case("log-sweep-java-util-logging")
+    out = seen_by_agent(case).splitlines()
+    src = case["stdout"].splitlines()
+    first = next(i for i, ln in enumerate(src) if " SEVERE " in ln)
+    size = next(i for i in range(first + 1, len(src)) if not src[i].strip()) - first
+    assert src[first + 1].startswith("java.lang.")
+    i = out.index(src[first])
+    assert out[i + 1:i + size] == src[first + 1:first + size]
+    m = MORE_RE.match(out[i + size])
+    assert m and int(m.group(1)) % size == 0
+    for line in out:
+        stamp = LAST_AT_RE.search(line)
+        if stamp:
+            assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", stamp.group(1)), line

@@ -32,7 +32,7 @@ TIMESTAMP_RE = re.compile(
     r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"(?:Z|[+-]\d\d:?\d\d| (?:UTC|GMT|[A-Z]{1,2}[SD]T|MSK|JST|IST)\b)?"
     r"|\b[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
-    r"|\[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}\]"
+    r"|\[\d\d/[A-Z][a-z]{2}/\d{4}[: ]\d\d:\d\d:\d\d(?: [+-]\d{4})?\]"   # CLF, werkzeug
     r"|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b")
 _SLOTS_RE = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"   # UUID

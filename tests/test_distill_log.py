@@ -46,7 +46,7 @@ def test_counts_account_for_every_line_and_name_the_last_timestamp():
     m = SUMMARY_RE.match(view.lines[i + 1])
     not_found = [line for line in src if "code 404" in line]
     assert int(m[1]) == len(not_found) - sum(1 for line in view.lines if "code 404" in line)
-    assert m[2] == re.search(r"\d\d:\d\d:\d\d", not_found[-1])[0]
+    assert m[2] == re.search(r"\d\d/[A-Z][a-z]{2}/\d{4} \d\d:\d\d:\d\d", not_found[-1])[0]
 
 
 def test_each_distinct_traceback_is_shown_whole():

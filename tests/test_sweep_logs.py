@@ -138,3 +138,15 @@ def test_java_logger_exception_belongs_to_its_entry_and_stamps_are_times():
         stamp = LAST_AT_RE.search(line)
         if stamp:
             assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", stamp.group(1)), line
+
+
+def test_last_at_stamp_of_an_http_server_log_names_the_day():
+    """Python's http.server (and werkzeug) stamp `[29/Nov/2026 23:13:41]`: the summary's
+    "last at" quotes the whole stamp, day included, as it appears in the input."""
+    case = fixture_case("log-own-http-server")
+    stamps = [LAST_AT_RE.search(ln).group(1) for ln in seen_by_agent(case).splitlines()
+              if LAST_AT_RE.search(ln)]
+    assert stamps
+    for stamp in stamps:
+        assert re.fullmatch(r"\d\d/[A-Z][a-z]{2}/\d{4} \d\d:\d\d:\d\d", stamp), stamp
+        assert f"[{stamp}]" in case["stdout"] + case["stderr"]

@@ -5,8 +5,9 @@ upstream), redis-server (its own log), a Java program that throws nested excepti
 Node.js uncaught error, structlog JSON lines, and sqlite3 CSV exports. Each output is saved as a case
 in the corpus schema; must_keep holds the facts an agent reads the output for (error lines,
 exception messages, failing requests, the last lines). Run:
-``python benchmarks/capture_sweep_logs.py [ids...]`` (needs nginx, redis-server, java, go, node,
-sqlite3 on PATH); it rewrites tests/fixtures/<id>.json for the given ids (all when none given).
+``python benchmarks/capture_sweep_logs.py [--all | ids...]`` (needs nginx, redis-server, rsyslogd,
+java, go, node, sqlite3 on PATH, and structlog, flask, gunicorn importable from $SWEEP_PYTHONPATH);
+it rewrites tests/fixtures/<id>.json for the given ids, by default those in FIXTURES.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 import urllib.error
 import urllib.request
@@ -490,8 +490,15 @@ def java_log_cases(tmp: str) -> list[dict]:
                   keep, "java.util.logging: SEVERE entries with the exception on the next line")]
 
 
+# the outputs kept as fixtures (each backs a test in tests/test_sweep_logs.py); the others are
+# written only when named, or with --all, to inspect how thresher treats them
+FIXTURES = {"log-sweep-nginx-access", "json-sweep-flask-minified", "log-sweep-syslog",
+            "jsonl-sweep-structlog", "log-sweep-java-util-logging"}
+
+
 def main() -> None:
-    want = set(sys.argv[1:])
+    args = sys.argv[1:]
+    want = None if args == ["--all"] else set(args) or FIXTURES
     with tempfile.TemporaryDirectory() as tmp:
         cases = []
         for fn in (nginx_cases, redis_cases, stack_cases, jsonl_cases, sqlite_cases,
@@ -501,7 +508,7 @@ def main() -> None:
             except (OSError, subprocess.CalledProcessError) as exc:
                 print(f"{fn.__name__}: skipped ({exc})", file=sys.stderr)
         for case in cases:
-            if not want or case["id"] in want:
+            if want is None or case["id"] in want:
                 save(case)
                 print("wrote", case["id"])
 

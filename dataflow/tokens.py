@@ -2,7 +2,8 @@
 
 It approximates OpenAI's cl100k_base: words split into pieces of at most 8 letters (with the leading
 space folded in, as BPE does), digits in groups of three, each run of punctuation roughly one token
-per two characters, runs of whitespace one token. ``benchmarks/estimator_accuracy.py`` measures it
+per two characters except rulers (a run of one repeated ``*=-#._/~+``: one token), runs of
+whitespace one token. ``benchmarks/estimator_accuracy.py`` measures it
 against real cl100k counts on the shared corpus; the README quotes the result. The executor only
 ever compares estimates with estimates (out vs in), so a constant bias cannot flip a decision.
 """
@@ -13,7 +14,9 @@ import re
 
 _WORD = re.compile(r"[^\W\d_]{1,8}")
 _DIGITS = re.compile(r"\d{1,3}")
-_PUNCT = re.compile(r"[^\w\s]{1,2}|_")
+# A run of one repeated ruler character (``*****``, ``=====``, ``-----``, ``.....``, ``_____``) is
+# a single cl100k token for dozens of characters; any other punctuation about one per two.
+_PUNCT = re.compile(r"\*{4,}|={4,}|-{4,}|#{4,}|\.{4,}|_{4,}|/{4,}|~{4,}|\+{4,}|[^\w\s]{1,2}|_")
 _SPACE_RUN = re.compile(r"\s{2,}|\n")
 
 

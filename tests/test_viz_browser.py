@@ -25,7 +25,7 @@ CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser",
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH "
                                 "(apt-get install chromium)")
 
-CASE = "pytest-own-fail-default"
+CASE = "pytest-fail-verbose"
 
 
 @pytest.fixture(scope="module")

@@ -164,7 +164,8 @@ def show_data(cwd: str | None = None) -> dict:
                        "files": plan["files"] if plan else [path],
                        "description": plan["description"] if plan else "",
                        "overrides": [{"origin": o, "file": p} for o, p in lower]})
-    return {"graphs": graphs, "errors": list(plans.errors)}
+    untrusted = [{"file": p, "blake3": h} for p, h in plans.untrusted]
+    return {"graphs": graphs, "errors": list(plans.errors), "untrusted": untrusted}
 
 
 def show(as_json: bool, cwd: str | None = None) -> int:
@@ -182,6 +183,10 @@ def show(as_json: bool, cwd: str | None = None) -> int:
         rows += [("", "", f"  overrides {o['origin']}", "", o["file"]) for o in g["overrides"]]
     for line in format_rows(rows, {3}):
         print(line)
+    if data["untrusted"]:
+        print(f"\nignored, not trusted ({len(data['untrusted'])}; review, then `thresher trust FILE`):")
+        for u in data["untrusted"]:
+            print(f"  {u['file']}")
     if data["errors"]:
         print(f"\nerrors ({len(data['errors'])}):")
         for err in data["errors"]:

@@ -117,9 +117,9 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
                                   scope=scope)
         ctx = Context(plan["budget"], archive, handle, graph_id,
                       {"ledger": ledger} if ledger is not None and scope else None)
-        final, in_time = run_plan(plan, payload, ctx, tr)
+        final, halt = run_plan(plan, payload, ctx, tr)
         archived = ctx.extras.get("archived") == handle
-        em = finalize(final, handle, archived, in_time)
+        em = finalize(final, handle, archived, halt)
     except Exception as exc:  # thresher's own failure: raw passthrough, never an error
         em = Emission(raw, "raw", f"INV-5: engine error {type(exc).__name__}: {str(exc)[:200]}")
     tr.finish(**em.as_dict())

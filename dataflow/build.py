@@ -13,7 +13,7 @@ import yaml
 from .compile import compile_graph, default_registry
 from .errors import GraphError, GraphErrors
 from .plan import CLASSIFY_FILE, ORIGINS
-from .spec import LoadedGraph, load_graph
+from .spec import SAFE_LOADER, LoadedGraph, load_graph
 
 
 def load_all(files: list[tuple[str, str]]) -> tuple[dict[str, list[tuple[str, LoadedGraph]]],
@@ -71,7 +71,7 @@ def load_classify(files: list[tuple[str, str]]) -> tuple[dict, list[GraphError]]
             continue
         try:
             with open(path, encoding="utf-8") as fh:
-                data = yaml.safe_load(fh) or {}
+                data = yaml.load(fh, Loader=SAFE_LOADER) or {}
             if not isinstance(data, dict) or set(data) - {"rules", "sniff"}:
                 raise GraphError(path, "a classify table has only `rules:` and `sniff:` lists")
             for section in tables:

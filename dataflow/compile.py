@@ -113,6 +113,7 @@ def compile_graph(g: LoadedGraph, registry: dict[str, StageInfo] | None = None,
         plan_nodes[node_id] = {"id": node_id, "stage": info.key, "phase": info.phase,
                                "impl": info.impl, "params": params,
                                "emits_summaries": info.emits_summaries,
+                               "max_input": info.max_input,
                                "ports": {p: None for p in info.ports}}
     graph = nx.DiGraph()
     graph.add_nodes_from(nodes)

@@ -26,11 +26,12 @@ StageResult = "Payload | Out | None"
 class StageInfo:
     """Registry entry of one stage: key, phase, accepted classes, ports, and where its code lives."""
 
-    __slots__ = ("key", "phase", "accepts", "ports", "impl", "params", "summary", "emits_summaries")
+    __slots__ = ("key", "phase", "accepts", "ports", "impl", "params", "summary", "emits_summaries",
+                 "max_input")
 
     def __init__(self, key: str, phase: str, impl: str, params: str, summary: str, *,
                  accepts: tuple[str, ...] = (ANY_CLASS,), ports: tuple[str, ...] = ("out",),
-                 emits_summaries: bool = False) -> None:
+                 emits_summaries: bool = False, max_input: int | None = None) -> None:
         if phase not in PHASE_INDEX:
             raise ValueError(f"stage {key!r}: unknown phase {phase!r}")
         self.key = key
@@ -41,6 +42,9 @@ class StageInfo:
         self.params = params
         self.summary = summary
         self.emits_summaries = emits_summaries
+        # Work cap: the largest input (raw bytes) the stage handles within its cost; the executor
+        # declines larger inputs for it up front, deterministically (no timer decides).
+        self.max_input = max_input
 
     def accepts_class(self, pclass: str) -> bool:
         """True when this stage may run on payloads of class ``pclass``."""

@@ -48,7 +48,7 @@ class StageRejected(ThresherError):
 
 
 class StageTimeout(ThresherError):
-    """A stage overran its time budget (the executor fails open)."""
+    """A stage ran past its hang guard (the executor emits the raw input)."""
 
 
 class ArchiveError(ThresherError):

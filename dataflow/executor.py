@@ -1,8 +1,14 @@
 """Run a compiled plan on one payload, enforcing the invariants at the edges.
 
 Stages stay simple; the executor owns:
-- fail-open (INV-5): a stage that raises or overruns its time budget is treated as declined, its
-  input passes on, and the trace says why;
+- fail-open (INV-5): a stage that raises is treated as declined, its input passes on, and the trace
+  says why — except Guard and Score, which are load-bearing: when either fails no lossy stage runs
+  (raw, or for a failing command a fallback of every error line plus head and tail);
+- work, not time (DESIGN §2b): every decision depends on the input alone. A stage declaring a work
+  cap (``max_input`` bytes) declines larger inputs up front; the timers are only hang guards, and
+  when one fires the emission is raw — never a lossy continuation;
+- the core error scan (``errorscan.py``): after Score, a failing command's error lines are critical
+  whatever the graph's patterns say, so no graph can configure INV-6 away;
 - per-stage checks: no fabrication (INV-3: every view line is a source line, a clipped source line,
   or a declared summary of a stage allowed to write one), error lines kept on failure (INV-6), and
   distill/collapse output not larger than its input (INV-2) — a stage that breaks one is *rejected*;
@@ -21,9 +27,9 @@ import time
 
 from .contract import Context
 from .errors import StageRejected, StageTimeout
+from .errorscan import fallback, protect
 from .markers import is_clip_of, is_footer
-from .payload import CRITICAL, IMPORTANT, SYNTHETIC, Out, Payload
-from .tokens import estimate
+from .payload import CRITICAL, IMPORTANT, PHASE_INDEX, SYNTHETIC, Out, Payload
 from .trace import APPLIED, DECLINED, FAILED, REJECTED, SKIPPED, NullTrace
 
 _IMPLS: dict[str, object] = {}
@@ -51,7 +57,7 @@ def initial_payload(raw: bytes, **fields: object) -> Payload:
 
 
 def _alarm(signum, frame):  # noqa: ARG001 - signal handler signature
-    raise StageTimeout("stage time budget overrun")
+    raise StageTimeout("hang guard fired")
 
 
 def call_with_deadline(fn, args: tuple, seconds: float):
@@ -73,7 +79,7 @@ def call_with_deadline(fn, args: tuple, seconds: float):
     else:
         result = fn(*args)
     if time.perf_counter() - t0 > seconds:
-        raise StageTimeout("stage time budget overrun")
+        raise StageTimeout("hang guard fired")
     return result
 
 
@@ -109,50 +115,86 @@ def check_stage(node: dict, before: Payload, after: Payload) -> None:
             raise StageRejected("INV-6", f"dropped or altered error line {lost[0] + 1}: "
                                 f"{src[lost[0]][:80]!r}")
     if node["phase"] in ("distill", "collapse") and not after.redacted \
-            and estimate(after.text()) > estimate(before.text()):
+            and after.tokens() > before.tokens():
         raise StageRejected("INV-2", "output is larger than input")
 
 
 def fits(p: Payload, budget: dict) -> bool:
     """True when the view meets the graph's guardrail (lines and estimated tokens)."""
-    return len(p.lines) <= budget["max_lines"] and estimate(p.text()) <= budget["max_tokens"]
+    return len(p.lines) <= budget["max_lines"] and p.tokens() <= budget["max_tokens"]
 
 
-def run_plan(plan: dict, payload: Payload, ctx: Context, trace=None) -> tuple[Payload, bool]:
-    """Walk ``plan`` from its entry; return the last payload and whether the time budget held."""
+LOAD_BEARING = ("guard", "score")
+"""Phases whose failure stops every lossy stage (their verdicts and tiers protect INV-9/INV-6)."""
+LOSSY = ("distill", "collapse", "ledger")
+_SCORE = PHASE_INDEX["score"]
+
+
+def _call(node: dict, cur: Payload, ctx: Context, hang_s: float):
+    """Run one node: ``(port, new payload or None, decision, reason)``; raises StageTimeout only."""
+    cap = node.get("max_input")
+    if cap is not None and len(cur.raw) > cap:
+        return "out", None, DECLINED, f"input of {len(cur.raw)} bytes is over this stage's work cap ({cap})"
+    try:
+        result = call_with_deadline(load_impl(node["impl"]), (cur, node["params"], ctx), hang_s)
+        if result is None:
+            return "out", None, DECLINED, "declined"
+        port, new = (result.port, result.payload) if isinstance(result, Out) else ("out", result)
+        if port not in node["ports"]:
+            raise StageRejected("contract", f"undeclared output port {port!r}")
+        check_stage(node, cur, new)
+        return port, new, APPLIED, ""
+    except StageTimeout:
+        raise
+    except StageRejected as exc:
+        return "out", None, REJECTED, str(exc)
+    except Exception as exc:  # INV-5: any stage failure → its input passes on
+        return "out", None, FAILED, f"INV-5: {type(exc).__name__}: {str(exc)[:200]}"
+
+
+def run_plan(plan: dict, payload: Payload, ctx: Context, trace=None) -> tuple[Payload, str]:
+    """Walk ``plan`` from its entry; return the last payload and why to emit raw ("" = don't).
+
+    A non-empty reason means a hang guard fired or Guard failed (or Score failed on a command that
+    did not fail): the caller emits the raw input whatever the payload holds.
+    """
     trace = trace or NullTrace()
     budget, nodes = plan["budget"], plan["nodes"]
-    stage_s, deadline = budget["stage_ms"] / 1000, time.perf_counter() + budget["total_ms"] / 1000
-    distilled = False
+    hang_s, deadline = budget["stage_ms"] / 1000, time.perf_counter() + budget["total_ms"] / 1000
+    distilled = scanned = unguarded = False
     cur, node_id = payload, plan["entry"]
     while node_id is not None:
         node = nodes[node_id]
         ctx.node_id = node_id
-        if node["phase"] == "collapse" and distilled and fits(cur, budget):
-            trace.stage(node, SKIPPED, "distilled form already meets the budget", cur, None, 0.0)
+        phase = node["phase"]
+        if not scanned and PHASE_INDEX[phase] > _SCORE:
+            cur, scanned = protect(cur), True
+        skip = ""
+        if unguarded and phase in LOSSY:
+            skip = "Guard or Score failed: no lossy stage runs"
+        elif phase == "collapse" and distilled and fits(cur, budget):
+            skip = "distilled form already meets the budget"
+        if skip:
+            trace.stage(node, SKIPPED, skip, cur, None, 0.0)
             node_id = node["ports"]["out"]
             continue
         if time.perf_counter() > deadline:
-            trace.stage(node, FAILED, "INV-5: graph time budget overrun; emitting raw", cur, None, 0.0)
-            return cur, False
-        port, new, decision, reason = "out", None, DECLINED, "declined"
+            trace.stage(node, FAILED, "INV-5: graph hang guard fired; emitting raw", cur, None, 0.0)
+            return cur, "INV-5: graph hang guard fired"
         t0 = time.perf_counter()
         try:
-            result = call_with_deadline(load_impl(node["impl"]), (cur, node["params"], ctx), stage_s)
-            if result is not None:
-                port, new = (result.port, result.payload) if isinstance(result, Out) else ("out", result)
-                if port not in node["ports"]:
-                    raise StageRejected("contract", f"undeclared output port {port!r}")
-                check_stage(node, cur, new)
-                decision, reason = APPLIED, ""
-        except StageRejected as exc:
-            port, new, decision, reason = "out", None, REJECTED, str(exc)
-        except Exception as exc:  # INV-5: any stage failure → its input passes on
-            port, new, decision = "out", None, FAILED
-            reason = f"INV-5: {type(exc).__name__}: {str(exc)[:200]}"
+            port, new, decision, reason = _call(node, cur, ctx, hang_s)
+        except StageTimeout:
+            trace.stage(node, FAILED, "INV-5: StageTimeout: hang guard fired; emitting raw", cur,
+                        None, (time.perf_counter() - t0) * 1000)
+            return cur, f"INV-5: stage {node_id!r} hit the hang guard"
         trace.stage(node, decision, reason, cur, new, (time.perf_counter() - t0) * 1000, port)
         if new is not None:
             cur = new
-            distilled = distilled or node["phase"] == "distill"
+            distilled = distilled or phase == "distill"
+        elif phase in LOAD_BEARING and decision in (FAILED, REJECTED):
+            if phase == "guard" or not cur.failed:
+                return cur, f"{phase} {decision}: no lossy stage may run ({reason[:120]})"
+            cur, scanned, unguarded = fallback(cur, budget["max_lines"]), True, True
         node_id = node["ports"][port]
-    return cur, True
+    return cur, ""

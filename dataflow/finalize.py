@@ -35,8 +35,9 @@ class Emission:
         return {k: getattr(self, k) for k in self.__slots__ if k != "output"}
 
 
-def finalize(p: Payload, handle: str, archived: bool, in_time: bool) -> Emission:
-    """Choose what to emit for the graph's final payload ``p``."""
+def finalize(p: Payload, handle: str, archived: bool, halt: str = "") -> Emission:
+    """Choose what to emit for the graph's final payload ``p`` (raw when ``halt`` gives a reason:
+    a hang guard fired, or Guard/Score failed where no fallback applies)."""
     raw_text = p.raw.decode("utf-8", "replace")
     t_in = estimate(raw_text)
     total = len(p.source)
@@ -52,8 +53,8 @@ def finalize(p: Payload, handle: str, archived: bool, in_time: bool) -> Emission
                             f"{p.verdict}; colour codes removed", kept=total, total=total,
                             tokens_in=t_in, tokens_out=estimate(clean))
         return raw(p.verdict, "verbatim")
-    if not in_time:
-        return raw("INV-5: graph time budget overrun")
+    if halt:
+        return raw(halt)
     footers = [i for i, (line, o) in enumerate(zip(p.lines, p.origin))
                if o == SYNTHETIC and is_footer(line)]
     body = [i for i in range(len(p.lines)) if i not in footers]

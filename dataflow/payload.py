@@ -13,6 +13,8 @@ Plain ``__slots__`` classes rather than dataclasses: this module is on the hot p
 
 from __future__ import annotations
 
+from .tokens import estimate
+
 SYNTHETIC = -1
 """``origin`` value of a summary line a stage wrote (not a copy of an input line)."""
 
@@ -32,11 +34,12 @@ CLEANABLE_VERDICTS = ("tiny output", "failing command with a small output")
 class Payload:
     """One tool output: raw bytes, command context, the current line view and its provenance."""
 
-    __slots__ = (
+    _FIELDS = (
         "raw", "command", "argv", "exit_code", "stream", "pclass", "role", "scope",
         "source", "lines", "origin", "tiers", "verdict", "trailing_newline", "clipped", "notes",
         "redacted",
     )
+    __slots__ = _FIELDS + ("_tokens",)
 
     def __init__(
         self,
@@ -76,12 +79,14 @@ class Payload:
         self.clipped = clipped        # number of view lines shortened by a clip marker
         self.notes = notes            # free-form, human-readable notes stages leave for the trace
         self.redacted = redacted      # the view hides secrets: emitted even when not smaller (INV-2)
+        self._tokens = -1             # estimate of text(), computed once (see tokens())
 
     def evolve(self, **changes: object) -> "Payload":
         """Return a copy with ``changes`` applied (the only way stages make a new payload)."""
         new = Payload.__new__(Payload)
-        for name in Payload.__slots__:
+        for name in Payload._FIELDS:
             setattr(new, name, changes.pop(name) if name in changes else getattr(self, name))
+        new._tokens = -1
         if changes:
             raise TypeError(f"Payload has no field(s): {', '.join(sorted(changes))}")
         return new
@@ -111,6 +116,13 @@ class Payload:
         """The current view as text, with the input's trailing newline convention."""
         body = "\n".join(self.lines)
         return body + "\n" if (self.trailing_newline and self.lines) else body
+
+    def tokens(self) -> int:
+        """Estimated tokens of :meth:`text`, computed once per payload (payloads are immutable):
+        the executor's per-stage and guardrail checks ask for it several times per view."""
+        if self._tokens < 0:
+            self._tokens = estimate(self.text())
+        return self._tokens
 
     def __repr__(self) -> str:
         return (f"Payload(class={self.pclass!r}, command={self.command!r}, exit={self.exit_code}, "

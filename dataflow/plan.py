@@ -122,14 +122,15 @@ def filter_files(cwd: str | None = None) -> list[tuple[str, str]]:
 
 
 def _key_files(cwd: str | None) -> list[tuple[str, str]]:
-    """Graph files, then filter files and (with project filters) the trust records: a change to
+    """Graph files, then filter files and (with any project file) the trust records: a change to
     any of them recompiles the plans and re-warms the filter cache (outside any stage budget)."""
     filters = filter_files(cwd)
+    files = discover(cwd)
     extra = [("filter:" + origin, path) for origin, path in filters]
     trust = os.path.join(config_home(), TRUST_FILE)
-    if any(origin == "project" for origin, _ in filters) and os.path.isfile(trust):
+    if any(origin == "project" for origin, _ in files + filters) and os.path.isfile(trust):
         extra.append(("trust", trust))
-    return discover(cwd) + extra
+    return files + extra
 
 
 def seeded_hash(modules: tuple[str, ...]) -> "blake3":
@@ -145,13 +146,44 @@ def seeded_hash(modules: tuple[str, ...]) -> "blake3":
     return h
 
 
+def _stamp(path: str) -> str:
+    """Size and modification time of ``path`` (``-`` when it cannot be read)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{st.st_size}:{st.st_mtime_ns}"
+
+
 def _key(files: list[tuple[str, str]]) -> str:
-    h = seeded_hash(_KEY_SOURCES)
+    """The cache key: versions, the key modules' and every file's path, size and mtime.
+
+    Stat-based, so a warm start reads no file bytes (a start-up cost on every agent command);
+    any edit changes the size or the mtime, and a miss rebuilds from the files' bytes.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    cli = os.path.join(os.path.dirname(here), "stages")
+    mods = [os.path.join(here, "build.py"), os.path.join(here, "compile.py")]
+    mods += [os.path.join(cli, n) for n in ("registry.py", "params.py")]
+    parts = [__version__, sys.version] + [f"{m}\0{_stamp(m)}" for m in mods]
+    parts += [f"{origin}\0{path}\0{_stamp(path)}" for origin, path in files]
+    return blake3("\0\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def trusted_only(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """``(usable files, untrusted project files as (path, hash))``: a project graph or classify
+    table is used only while its bytes are what the user trusted (``thresher trust PATH``)."""
+    from . import trust
+    records = trust.load() if any(o == "project" for o, _ in files) else {}
+    usable, untrusted = [], []
     for origin, path in files:
-        h.update(f"\0{origin}\0{path}\0".encode())
-        with open(path, "rb") as fh:
-            h.update(fh.read())
-    return h.hexdigest()[:32]
+        if origin == "project":
+            data, digest = trust.read_trusted(path, records)
+            if data is None:
+                untrusted.append((path, digest))
+                continue
+        usable.append((origin, path))
+    return usable, untrusted
 
 
 class Plans:
@@ -161,8 +193,11 @@ class Plans:
         self.plans: dict[str, dict] = data["plans"]
         self.sources: dict[str, list] = data.get("sources", {})
         self.errors: list[str] = data.get("errors", [])
-        self.rules = [(re.compile(r["match"]), r["class"]) for r in data.get("classify", [])]
-        self.sniffs = [(re.compile(r["match"]), r["class"]) for r in data.get("sniff", [])]
+        self.untrusted: list = data.get("untrusted", [])
+        # Compiled on first use, one rule at a time: classifying a command stops at its first
+        # match, and compiling all ~60 patterns at every start costs more than the lookup.
+        self.rules = _Rules(data.get("classify", []))
+        self.sniffs = _Rules(data.get("sniff", []))
 
     def resolve(self, pclass: str, role: str = "default") -> dict | None:
         """The plan for ``pclass`` and ``role``, falling back to default role and generic class."""
@@ -172,18 +207,53 @@ class Plans:
         return None
 
     def classify(self, command: str) -> str:
-        """The payload class of ``command`` (first matching rule; ``generic`` when none)."""
-        for regex, pclass in self.rules:
-            if regex.search(command):
-                return pclass
-        return "generic"
+        """The payload class of ``command`` (first matching rule; ``generic`` when none).
+
+        Programs are judged by their base name: ``/usr/bin/git status`` (a PATH shim),
+        ``./node_modules/.bin/tsc`` and ``/opt/py/bin/python3 -m pytest`` classify as typed bare.
+        """
+        return self.rules.first(program_basenames(command)) or "generic"
 
     def sniff(self, head: str) -> str | None:
         """The payload class fingerprinted from the first KiB of output, or ``None`` (unknown)."""
-        for regex, pclass in self.sniffs:
-            if regex.search(head):
+        return self.sniffs.first(head)
+
+
+class _Rules:
+    """An ordered ``match → class`` table whose regexes compile on first use."""
+
+    __slots__ = ("rows", "compiled")
+
+    def __init__(self, rows: list[dict]) -> None:
+        self.rows = [(r["match"], r["class"]) for r in rows]
+        self.compiled: list[re.Pattern] = []
+
+    def __iter__(self):
+        return iter((self._regex(i), c) for i, (_, c) in enumerate(self.rows))
+
+    def _regex(self, i: int) -> re.Pattern:
+        while len(self.compiled) <= i:
+            self.compiled.append(re.compile(self.rows[len(self.compiled)][0]))
+        return self.compiled[i]
+
+    def first(self, text: str) -> str | None:
+        """The class of the first row whose regex searches ``text`` successfully."""
+        for i, (_, pclass) in enumerate(self.rows):
+            if self._regex(i).search(text):
                 return pclass
         return None
+
+
+_PROGRAM_PATH = re.compile(r"(^|[|;&(]\s*)((?:[A-Za-z_]\w*=\S*\s+)*)[^\s|;&()<>'\"]*/"
+                           r"(?=[^\s/|;&()<>'\"]+(?:\s|$))")
+
+
+def program_basenames(command: str) -> str:
+    """``command`` with the directory dropped from each program word (the first word of the line
+    and of every part after ``|``, ``;``, ``&`` or ``(``, past ``NAME=value`` assignments)."""
+    if "/" not in command:
+        return command
+    return _PROGRAM_PATH.sub(r"\1\2", command)
 
 
 def plans_cache_path(cwd: str | None = None) -> str:
@@ -194,18 +264,26 @@ def plans_cache_path(cwd: str | None = None) -> str:
 def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
     """Compiled plans for the graphs visible from ``cwd``, from the cache when it is fresh."""
     path = plans_cache_path(cwd)
+    plans = None
     if use_cache:
         try:
             with open(path, "rb") as fh:
-                return Plans(marshal.loads(fh.read()))
+                plans = Plans(marshal.loads(fh.read()))
         except (OSError, ValueError, EOFError, TypeError):
             pass
-    from .build import build_all, warm_filters  # control plane: pydantic, yaml, networkx
-    data = build_all(discover(cwd))
-    if use_cache:
-        _write_atomic(path, marshal.dumps(data))
-    warm_filters(cwd)
-    return Plans(data)
+    if plans is None:
+        from .build import build_all, warm_filters  # control plane: pydantic, yaml, networkx
+        usable, untrusted = trusted_only(discover(cwd))
+        data = build_all(usable)
+        data["untrusted"] = untrusted
+        if use_cache:
+            _write_atomic(path, marshal.dumps(data))
+        warm_filters(cwd)
+        plans = Plans(data)
+    if plans.untrusted:
+        from .trust import warn_untrusted
+        warn_untrusted("graphs", plans.untrusted)
+    return plans
 
 
 def _write_atomic(path: str, blob: bytes) -> None:

@@ -91,7 +91,7 @@ def _decode(path: str, data: bytes) -> tuple[object, dict[tuple, int]]:
                               hint="check quoting on that line") from None
     import yaml
     try:
-        return yaml.safe_load(text), _yaml_lines(path, text)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)), _yaml_lines(path, text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise FilterError(path, f"malformed YAML: {getattr(exc, 'problem', None) or exc}",

@@ -1,4 +1,5 @@
-"""Trust of project filter files by content hash (hot path: only ``os`` and ``blake3``).
+"""Trust of project files by content hash: recording and revoking (the checks live in
+``thresher.dataflow.trust``, shared with the graph loader).
 
 A project's ``.thresher/filters.yaml`` is code-like input written by whoever wrote the repository,
 so it runs only after the user said so: ``thresher trust PATH`` reads the file's bytes once, hashes
@@ -11,35 +12,9 @@ from __future__ import annotations
 
 import os
 
-from blake3 import blake3
+from thresher.dataflow.trust import digest, is_trusted, load, trust_path
 
-from thresher.dataflow.plan import TRUST_FILE, config_home
-
-
-def trust_path() -> str:
-    """Where the trust records live."""
-    return os.path.join(config_home(), TRUST_FILE)
-
-
-def digest(data: bytes) -> str:
-    """The content hash a trust record holds."""
-    return blake3(data).hexdigest()
-
-
-def load() -> dict[str, str]:
-    """Absolute path → trusted hash (empty when nothing was ever trusted)."""
-    try:
-        with open(trust_path(), encoding="utf-8") as fh:
-            rows = [line.rstrip("\n").split("\t", 1) for line in fh]
-    except OSError:
-        return {}
-    return {row[1]: row[0] for row in rows if len(row) == 2}
-
-
-def is_trusted(path: str, data: bytes, records: dict[str, str] | None = None) -> bool:
-    """True when ``data`` (the bytes read from ``path``) is what the user trusted for ``path``."""
-    records = load() if records is None else records
-    return records.get(os.path.abspath(path)) == digest(data)
+__all__ = ["digest", "is_trusted", "load", "record", "revoke", "trust_path"]
 
 
 def _save(records: dict[str, str]) -> None:

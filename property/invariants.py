@@ -7,6 +7,7 @@ determinism, INV-5 fail-open) make them through :func:`run_case`.
 
 INV-5 injects faults by pointing one node of a plan copy at :func:`fault_raise`, :func:`fault_sleep`
 or :func:`fault_overrun` (plans name stage code as ``"module:attr"``, so no engine hook is needed).
+The timers are hang guards only (DESIGN §2b), so a sleeping stage must yield the raw input.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections import Counter
 
 from thresher.dataflow.api import Result, compress
 from thresher.dataflow.errors import ArchiveError
+from thresher.dataflow.executor import LOAD_BEARING, LOSSY
 from thresher.dataflow.markers import CLIP_RE, FOOTER_RE, is_clip_of
 from thresher.dataflow.tokens import estimate
 from thresher.stages.text import ERROR_RE
@@ -32,9 +34,9 @@ STRUCTURED_RE = re.compile(r"--json\b|--porcelain\b|(?:^|\s)-o\s*json\b|--format
 FAULTS = ("raise", "timeout", "overrun")
 """Faults INV-5 injects; ``"swallow"`` (a stage that catches the timeout) is also understood."""
 FAULT_STAGE_MS = 80
-"""Stage time budget of INV-5 runs: low enough to keep the timeout fault cheap."""
+"""Stage hang guard of INV-5 runs: low enough to keep the timeout fault cheap."""
 OVERRUN_MS = 60
-"""Graph time budget of the ``overrun`` fault (the faulty stage sleeps past it)."""
+"""Graph hang guard of the ``overrun`` fault (the faulty stage sleeps past it)."""
 _HERE = __name__
 
 
@@ -230,7 +232,7 @@ def fault_raise(payload, params, ctx):
 
 
 def fault_sleep(payload, params, ctx):
-    """A stage that overruns its time budget, then returns a drastic change (which must be dropped)."""
+    """A stage that runs past its hang guard, then returns a drastic change (which must be dropped)."""
     time.sleep(ctx.budget["stage_ms"] / 1000 * 5)
     return payload.select(range(min(1, len(payload.lines))))
 
@@ -270,7 +272,9 @@ def _records(result: Result, node_id: str) -> list[dict]:
 
 
 def check_fail_open(case: Case, plan: dict, archive, node_id: str, fault: str) -> None:
-    """INV-5: a stage that raises or overruns acts as if it declined, and the trace says why."""
+    """INV-5: a stage that raises acts as if it declined, and the trace says why; when Guard or
+    Score raises no lossy stage runs (raw, or the error fallback of a failing command); a hang
+    guard that fires (a stage that sleeps or swallows the timer) means the raw input, byte-exact."""
     if fault == "overrun":
         return _check_overrun(case, plan, archive, node_id)
     impl, why = {"raise": (f"{_HERE}:fault_raise", "RuntimeError"),
@@ -282,21 +286,37 @@ def check_fail_open(case: Case, plan: dict, archive, node_id: str, fault: str) -
         if rec["decision"] != "failed" or "INV-5" not in rec["reason"] or why not in rec["reason"]:
             raise AssertionError(f"INV-5: node {node_id!r} hit by {fault!r} recorded as "
                                  f"{rec['decision']!r} ({rec['reason']!r}), not failed/{why}")
+    if not recs:
+        return  # the node never ran on this case (another branch, or skipped)
+    if fault != "raise" or plan["nodes"][node_id]["phase"] in LOAD_BEARING:
+        return _check_halted(case, plan, broken, node_id, fault)
     nxt = plan["nodes"][node_id]["ports"]["out"]
-    if recs and nxt and not _records(broken, nxt):
+    if nxt and not _records(broken, nxt):
         raise AssertionError(f"INV-5: after {node_id!r} failed, the rest of the graph ({nxt!r}) "
                              f"did not run")
-    others = [r for r in broken.trace.records if r["node"] != node_id and r["decision"] == "failed"]
-    if others:
-        return  # another stage overran the lowered budget too: the comparison would be noise
     calm = run_case(case, faulty_plan(plan, node_id, f"{_HERE}:decline", stage_ms=FAULT_STAGE_MS),
                     archive)
-    if any(r["decision"] == "failed" for r in calm.trace.records):
-        return
+    if any(r["decision"] == "failed" for r in calm.trace.records + broken.trace.records
+           if r["node"] != node_id):
+        return  # another stage overran the lowered hang guard too: the comparison would be noise
     if broken.output != calm.output:
         raise AssertionError(f"INV-5: with {node_id!r} failing ({fault}) the output differs from "
                              f"the output when it declines ({broken.emission.decision} vs "
                              f"{calm.emission.decision})")
+
+
+def _check_halted(case: Case, plan: dict, res: Result, node_id: str, fault: str) -> None:
+    """After a hang guard fired or a load-bearing stage failed: raw output, or (Score failed on
+    a failing command) no lossy stage applied and every error line of the input kept."""
+    if res.output == case.raw:
+        return
+    lossy = [r for r in res.trace.records if r["decision"] == "applied"
+             and plan["nodes"][r["node"]]["phase"] in LOSSY]
+    if fault != "raise" or plan["nodes"][node_id]["phase"] != "score" or not case.exit_code or lossy:
+        raise AssertionError(f"INV-5: {node_id!r} hit by {fault!r}, but the output is not the raw "
+                             f"input ({res.emission.decision}: {res.emission.reason!r}; lossy "
+                             f"stages applied: {[r['node'] for r in lossy]})")
+    check_error_lines_kept(case, res, plan)
 
 
 def _check_overrun(case: Case, plan: dict, archive, node_id: str) -> None:
@@ -305,11 +325,11 @@ def _check_overrun(case: Case, plan: dict, archive, node_id: str) -> None:
                     stage_ms=OVERRUN_MS * 20)
     res = run_case(case, p, archive)
     recs = res.trace.records
-    over = [r for r in recs if r["decision"] == "failed" and "graph time budget" in r["reason"]]
+    over = [r for r in recs if r["decision"] == "failed" and "graph hang guard" in r["reason"]]
     ran = [i for i, r in enumerate(recs) if r["node"] == node_id]
     if ran and ran[0] < len(recs) - 1 and not over:
-        raise AssertionError(f"INV-5: {node_id!r} overran the graph budget but the next stage ran "
+        raise AssertionError(f"INV-5: {node_id!r} overran the graph hang guard but the next stage ran "
                              f"({recs[ran[0] + 1]['node']!r}: {recs[ran[0] + 1]['decision']})")
     if over and res.output != case.raw:
-        raise AssertionError(f"INV-5: graph budget overrun but the output is not the raw input "
+        raise AssertionError(f"INV-5: graph hang guard fired but the output is not the raw input "
                              f"({res.emission.decision}: {res.emission.reason!r})")

@@ -12,7 +12,8 @@ the command's unquoted word values (argv is what ``sudo``/``env`` see, so quotin
 - ``("until", {...})``: everything up to and including one of these words (``kubectl exec ... --``).
 
 User prefixes come from ``THRESHER_PREFIXES`` (comma-separated) and ``.thresher/prefixes`` (one per
-line, ``#`` comments) in the nearest folder at or above the working directory; they match literally.
+line, ``#`` comments) in the nearest folder at or above the working directory, used only once
+trusted (``thresher trust .thresher/prefixes``); they match literally.
 """
 
 from __future__ import annotations
@@ -147,11 +148,14 @@ def user_prefixes(cwd: str | None = None) -> list[list[str]]:
     found = [p.split() for p in os.environ.get("THRESHER_PREFIXES", "").split(",")]
     path = _nearest(cwd or os.getcwd())
     if path:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                found += [line.split("#", 1)[0].split() for line in fh]
-        except OSError:
-            pass  # an unreadable config must not stop the agent's command
+        # a repository's prefixes change which command the wrap decision judges: trusted only
+        from thresher.dataflow.trust import read_trusted, warn_untrusted
+        data, digest = read_trusted(path)
+        if data is None and digest:
+            warn_untrusted("prefixes", [(path, digest)])
+        elif data is not None:
+            text = data.decode("utf-8", "replace")
+            found += [line.split("#", 1)[0].split() for line in text.splitlines()]
     return [p for p in found if p]
 
 

@@ -12,7 +12,7 @@ import re
 
 from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
 
-from .text import ERROR_RE, LOCATION_RE
+from .text import LOCATION_RE, is_error_line
 
 _CACHE: dict[tuple, re.Pattern | None] = {}
 
@@ -28,9 +28,10 @@ def tier(line: str, failed: bool, extra: re.Pattern | None, noise: re.Pattern | 
          locations: bool, exempt: re.Pattern | None = None) -> int:
     """The tier of one line."""
     if exempt is None or not exempt.search(line):
-        if ERROR_RE.search(line) or (extra is not None and extra.search(line)):
+        if is_error_line(line) or (extra is not None and extra.search(line)):
             return CRITICAL
-        if failed and locations and LOCATION_RE.search(line):
+        # both location shapes need a ':' or 'line ': a substring test spares most regex searches
+        if failed and locations and (":" in line or "line " in line) and LOCATION_RE.search(line):
             return CRITICAL
     if noise is not None and noise.search(line):
         return NOISE

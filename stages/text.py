@@ -6,13 +6,8 @@ import re
 
 ANSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
-ERROR_RE = re.compile(
-    r"(?i)(?:\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|segmentation fault|"
-    r"core dumped|abort(?:ed)?|denied|refused|cannot|could not|couldn't|unable to|not found|"
-    r"no such file|undefined reference|fail(?:ed|ure|ures|ing|s)?|assert(?:ion)?\w*|"
-    r"timed? ?out|killed|oomkilled|crashloopbackoff|invalid|unexpected)\b|"
-    r"^E\s|^\s*\^+\s*$|^FAILED |^ERROR |^\s*File \".*\", line \d+)")
-"""Lines that carry the answer of a failure (or of a warning): never dropped or altered."""
+# The error-line definition lives in the engine (the executor's fallback view needs it too).
+from thresher.dataflow.errorscan import ERROR_RE, is_error_line  # noqa: E402,F401 - re-exported
 
 LOCATION_RE = re.compile(r"(?:^|[\s(\"'])[\w./\\-]+\.\w{1,8}:\d+(?::\d+)?\b|\bline \d+\b")
 """``file.ext:line[:col]`` and ``line N`` locations."""

@@ -182,6 +182,9 @@ def test_graph_check_without_files_checks_every_discovered_graph(capsys):
 
 def test_graph_show_lists_builtins_and_marks_a_project_override_as_winner(tmp_path):
     override = _write(tmp_path / ".thresher" / "graphs", "pytest.default.yaml", GOOD)
+    untrusted = _cli(["graph", "show"], cwd=tmp_path).stdout.decode()
+    assert "ignored, not trusted (1;" in untrusted and override in untrusted
+    assert _cli(["trust", override], cwd=tmp_path).returncode == 0
     proc = _cli(["graph", "show"], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.decode().splitlines()
@@ -202,9 +205,11 @@ def test_graph_show_lists_builtins_and_marks_a_project_override_as_winner(tmp_pa
 
 
 def test_graph_show_lists_the_errors_of_graphs_that_failed(tmp_path, capsys, monkeypatch):
-    _write(tmp_path / ".thresher" / "graphs", "log.default.yaml",
-           "nodes:\n  read: {stage: reed}\nedges: []\n")
-    _write(tmp_path / ".thresher" / "graphs", "bad.default.yaml", "nodes: [\n")
+    from thresher.filters import trust
+    for name, text in (("log.default.yaml", "nodes:\n  read: {stage: reed}\nedges: []\n"),
+                       ("bad.default.yaml", "nodes: [\n")):
+        path = _write(tmp_path / ".thresher" / "graphs", name, text)
+        trust.record(path, text.encode())  # trusted as they are: what is shown is what is used
     monkeypatch.chdir(tmp_path)
     code, out, _ = _run(["graph", "show"], capsys)
     assert code == 0

@@ -12,6 +12,7 @@ from thresher.dataflow.compile import compile_graph
 from thresher.dataflow.errors import GraphError, GraphErrors
 from thresher.dataflow.plan import cache_dir, discover, load_plans
 from thresher.dataflow.spec import load_graph
+from thresher.filters import trust
 
 
 def _write(folder, name: str, text: str) -> str:
@@ -50,11 +51,16 @@ def test_resolution_falls_back_from_role_to_default_to_generic():
     assert plans.classify("rspec --format documentation") == "generic"
 
 
+def _trust(path: str) -> None:
+    with open(path, "rb") as fh:
+        trust.record(path, fh.read())
+
+
 def test_project_graph_wins_and_may_extend_the_builtin_of_the_same_id(tmp_path, monkeypatch):
-    _write(tmp_path / ".thresher" / "graphs", "pytest.default.yaml", """\
+    _trust(_write(tmp_path / ".thresher" / "graphs", "pytest.default.yaml", """\
         extends: pytest.default
         budget: {max_lines: 33}
-    """)
+    """))
     monkeypatch.chdir(tmp_path)
     plans = load_plans(use_cache=False)
     assert plans.plans["pytest.default"]["budget"]["max_lines"] == 33
@@ -157,3 +163,73 @@ def test_stage_that_does_not_accept_the_payload_class_is_refused(tmp_path):
         compile_graph(load_graph(path), registry)
     msg = str(info.value)
     assert "does not accept payload class 'pytest'" in msg and "it accepts: git-status" in msg
+
+
+HOSTILE = """\
+    extends: pytest.default
+    budget: {max_lines: 5}
+    params:
+      score: {not_critical: ['.'], noise: ['.']}
+"""
+
+
+def test_untrusted_project_graph_and_classify_table_are_ignored_with_one_warning(
+        tmp_path, monkeypatch, capsys):
+    """A repository's .thresher/graphs files shape what the agent sees: unused until trusted, and
+    an edit after trusting makes them untrusted again."""
+    graph = _write(tmp_path / ".thresher" / "graphs", "pytest.default.yaml", HOSTILE)
+    table = _write(tmp_path / ".thresher" / "graphs", "classify.yaml",
+                   "rules:\n  - {match: 'pytest', class: verbatim}\n")
+    monkeypatch.chdir(tmp_path)
+    plans = load_plans()
+    assert plans.plans["pytest.default"]["budget"]["max_lines"] == 150
+    assert plans.classify("pytest -q") == "pytest"
+    err = capsys.readouterr().err
+    assert err.count("thresher: ignoring untrusted project graphs") == 1
+    assert "pytest.default.yaml" in err and "classify.yaml" in err and "thresher trust" in err
+    _trust(graph)
+    _trust(table)
+    plans = load_plans()  # trusting changes the cache key: no stale plan
+    assert plans.plans["pytest.default"]["budget"]["max_lines"] == 5
+    assert plans.classify("pytest -q") == "verbatim"
+    with open(table, "a") as fh:
+        fh.write("  - {match: 'git', class: verbatim}\n")
+    assert load_plans().classify("pytest -q") == "pytest"
+
+
+def test_a_trusted_hostile_graph_still_cannot_hide_a_failing_commands_errors(tmp_path, monkeypatch):
+    """The executor's own error scan decides INV-6: a graph that marks every line noise and not
+    critical, with a 5-line budget, still emits every error line of a failing run."""
+    from thresher.dataflow.api import compress
+    from tests.distill_util import fixture_case
+    _trust(_write(tmp_path / ".thresher" / "graphs", "pytest.default.yaml", HOSTILE))
+    monkeypatch.chdir(tmp_path)
+    case = fixture_case("pytest-fail-verbose")
+    res = compress(case["stdout"], command="pytest", exit_code=1, plans=load_plans())
+    errors = [line for line in case["stdout"].splitlines()
+              if line.startswith(("E ", "FAILED ")) or "Error:" in line]
+    assert errors and res.emission.decision in ("compressed", "raw")
+    for line in errors:
+        assert line in res.text.splitlines()
+
+
+def test_trust_command_validates_and_trusts_graphs_classify_tables_and_prefixes(
+        tmp_path, monkeypatch, capsys):
+    """`thresher trust` takes every kind of project file, validating each before hashing it."""
+    from thresher.cmd_trust import main
+    graphs = tmp_path / ".thresher" / "graphs"
+    good = _write(graphs, "pytest.default.yaml", "extends: pytest.default\nbudget: {max_lines: 40}\n")
+    bad = _write(graphs, "lint.default.yaml", "extends: lint.default\nbudget: {max_lines: [}\n")
+    table = _write(graphs, "classify.yaml", "rules:\n  - {match: '(', class: pytest}\n")
+    prefixes = _write(tmp_path / ".thresher", "prefixes", "run-in-env\n")
+    monkeypatch.chdir(tmp_path)
+    assert main([good, prefixes]) == 0
+    out = capsys.readouterr().out
+    assert "(graph, blake3" in out and "(1 prefix, blake3" in out
+    assert main([bad]) == 2 and "lint.default.yaml" in capsys.readouterr().err
+    assert main([table]) == 2
+    err = capsys.readouterr().err
+    assert "classify.yaml" in err and "bad regex" in err and "not trusted" in err
+    assert main([str(tmp_path / "missing.yaml")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert load_plans().plans["pytest.default"]["budget"]["max_lines"] == 40

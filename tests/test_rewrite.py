@@ -97,13 +97,19 @@ def test_prefixes_from_the_environment(monkeypatch, tmp_path):
     assert rewrite("mise install") is None
 
 
-def test_prefixes_from_the_nearest_project_file(monkeypatch, tmp_path):
+def test_prefixes_from_the_nearest_project_file(monkeypatch, tmp_path, capsys):
+    from thresher.filters import trust
     (tmp_path / ".thresher").mkdir()
-    (tmp_path / ".thresher" / "prefixes").write_text("# team wrappers\nrun-in-env\nci/with-db --\n")
+    path = tmp_path / ".thresher" / "prefixes"
+    path.write_text("# team wrappers\nrun-in-env\nci/with-db --\n")
     sub = tmp_path / "a" / "b"
     sub.mkdir(parents=True)
     monkeypatch.chdir(sub)
     monkeypatch.delenv("THRESHER_PREFIXES", raising=False)
+    # a repository's prefixes are used only once trusted (they steer the wrap decision)
+    assert rewrite("run-in-env cargo test") is None
+    assert "ignoring untrusted project prefixes" in capsys.readouterr().err
+    trust.record(str(path), path.read_bytes())
     assert rewrite("run-in-env cargo test") == WRAP + "run-in-env cargo test"
     assert rewrite("ci/with-db -- pytest") == WRAP + "ci/with-db -- pytest"
     assert rewrite("other cargo test") is None

@@ -1,0 +1,92 @@
+"""The executor's own error scan: lines of a failing command that no graph may drop (INV-6).
+
+Score tiers lines with patterns a graph configures (``critical``, ``noise``, ``not_critical``), and a
+project graph is untrusted input. So on a failing command the executor also runs this fixed scan
+after Score, and marks what it finds critical whatever the graph said: a graph can add protection,
+never take it away. The shapes are deliberately narrow (an error *word in an error position*, not
+any mention of "error"), so lines a graph exempts for good reason (``test_handles_errors PASSED``,
+``Compiling foo v1.0``, toolchain backtrace frames) stay exempt.
+
+The same scan feeds the fallback view used when Guard or Score failed (no lossy stage runs then):
+every error line found here plus head and tail within the budget, counted by the footer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .payload import CRITICAL, Payload
+
+ERROR_RE = re.compile(
+    r"(?i)(?:\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|segmentation fault|"
+    r"core dumped|abort(?:ed)?|denied|refused|cannot|could not|couldn't|unable to|not found|"
+    r"no such file|undefined reference|fail(?:ed|ure|ures|ing|s)?|assert(?:ion)?\w*|"
+    r"timed? ?out|killed|oomkilled|crashloopbackoff|invalid|unexpected)\b|"
+    r"^E\s|^\s*\^+\s*$|^FAILED |^ERROR |^\s*File \".*\", line \d+)")
+"""Lines that carry the answer of a failure (or of a warning): Score's default critical lines,
+and what the fallback view keeps. Broad on purpose: graphs narrow it with ``not_critical``."""
+
+# The same pattern, case-sensitive, for lower-cased ASCII lines: Python's IGNORECASE matching is
+# about five times slower than a plain search of ``line.lower()``, and for ASCII text the two agree
+# (the pattern uses only lower-case escapes; tests/test_engine.py checks both on every fixture).
+_ERROR_LOWER = re.compile(ERROR_RE.pattern.removeprefix("(?i)").lower())
+
+
+def is_error_line(line: str) -> bool:
+    """``ERROR_RE.search(line)`` as a bool, faster on ASCII lines (the common case)."""
+    if line.isascii():
+        return _ERROR_LOWER.search(line.lower()) is not None
+    return ERROR_RE.search(line) is not None
+
+
+CORE_ERROR_RE = re.compile(
+    r"(?i:\b(?:error|fatal|panic|exception|failure)\b\s?[:\[(!]|^\s*\[?(?:error|fatal|failed|panic)\]?\s"
+    r"|\berror\[?[A-Z]+\d+\]?\b|\bnpm ERR!|\bsegmentation fault\b|\bcore dumped\b|\btraceback \(most"
+    r"|\bundefined reference\b|\bno such file or directory\b|\bpermission denied\b|\bcommand not "
+    r"found\b)"
+    r"|^(?:E|FAILED|ERROR|FAIL)(?:\s|:)|^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b"
+    r"|\bAssertionError\b|\bCaused by:|^Exception in thread \"|\bassert(?:ion)? failed\b|--- FAIL:")
+"""Error lines by shape (Python/Java exceptions, ``error:``/``error[E0308]``/``error TS2322``,
+``FAILED``/``E `` pytest lines, ``npm ERR!``, ``panic:``, ``fatal:``, errno messages)."""
+
+
+def error_indices(source: "tuple[str, ...] | list[str]") -> list[int]:
+    """Indices of the lines of ``source`` the core scan classes as error lines.
+
+    One search per line with one compiled pattern; lines over 4,096 characters are scanned on
+    their first 4,096 only (an error word sits at the start of a diagnostic), so the cost is linear
+    in the input whatever its shape.
+    """
+    search = CORE_ERROR_RE.search
+    return [i for i, line in enumerate(source) if search(line, 0, 4096)]
+
+
+def protect(p: Payload) -> Payload:
+    """``p`` with every core-scan error line of a failing command tiered critical (else ``p``)."""
+    if not p.failed:
+        return p
+    found = error_indices(p.source)
+    if not found or all(p.tiers[i] == CRITICAL for i in found):
+        return p
+    tiers = list(p.tiers)
+    for i in found:
+        tiers[i] = CRITICAL
+    return p.evolve(tiers=tuple(tiers))
+
+
+def fallback(p: Payload, max_lines: int) -> Payload:
+    """A view that depends on no graph stage: every critical line of ``p``, every line the core
+    scan or :data:`ERROR_RE` calls an error (all tiered critical), plus as many head and tail lines as ``max_lines`` leaves room for, in order."""
+    n = len(p.source)
+    tiers = list(p.tiers)
+    for i in set(error_indices(p.source)) | {i for i, s in enumerate(p.source) if is_error_line(s)}:
+        tiers[i] = CRITICAL
+    p = p.evolve(tiers=tuple(tiers))
+    keep = {i for i, t in enumerate(tiers) if t == CRITICAL}
+    room = max(0, max_lines - len(keep))
+    head = room - room // 2
+    keep.update(range(min(head, n)))
+    keep.update(range(max(0, n - room // 2), n))
+    pos = {o: k for k, o in enumerate(p.origin) if o >= 0}
+    chosen = sorted(i for i in keep if i in pos)
+    return p.with_view([p.lines[pos[i]] for i in chosen], chosen)

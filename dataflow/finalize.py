@@ -39,7 +39,7 @@ def finalize(p: Payload, handle: str, archived: bool, halt: str = "") -> Emissio
     """Choose what to emit for the graph's final payload ``p`` (raw when ``halt`` gives a reason:
     a hang guard fired, or Guard/Score failed where no fallback applies)."""
     raw_text = p.raw.decode("utf-8", "replace")
-    t_in = estimate(raw_text)
+    t_in = p.raw_tokens()
     total = len(p.source)
 
     def raw(reason: str, decision: str = "raw") -> Emission:

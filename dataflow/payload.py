@@ -39,7 +39,7 @@ class Payload:
         "source", "lines", "origin", "tiers", "verdict", "trailing_newline", "clipped", "notes",
         "redacted",
     )
-    __slots__ = _FIELDS + ("_tokens",)
+    __slots__ = _FIELDS + ("_tokens", "_memo")
 
     def __init__(
         self,
@@ -80,6 +80,7 @@ class Payload:
         self.notes = notes            # free-form, human-readable notes stages leave for the trace
         self.redacted = redacted      # the view hides secrets: emitted even when not smaller (INV-2)
         self._tokens = -1             # estimate of text(), computed once (see tokens())
+        self._memo: dict = {}         # values derived from raw/source, shared while source stays
 
     def evolve(self, **changes: object) -> "Payload":
         """Return a copy with ``changes`` applied (the only way stages make a new payload)."""
@@ -87,6 +88,7 @@ class Payload:
         for name in Payload._FIELDS:
             setattr(new, name, changes.pop(name) if name in changes else getattr(self, name))
         new._tokens = -1
+        new._memo = self._memo if new.source is self.source else {}
         if changes:
             raise TypeError(f"Payload has no field(s): {', '.join(sorted(changes))}")
         return new
@@ -123,6 +125,20 @@ class Payload:
         if self._tokens < 0:
             self._tokens = estimate(self.text())
         return self._tokens
+
+    def source_tokens(self) -> int:
+        """Estimated tokens of the whole source (its lines joined), computed once per source."""
+        n = self._memo.get("source_tokens")
+        if n is None:
+            n = self._memo["source_tokens"] = estimate("\n".join(self.source))
+        return n
+
+    def raw_tokens(self) -> int:
+        """Estimated tokens of the raw bytes decoded (what raw passthrough costs the reader)."""
+        n = self._memo.get("raw_tokens")
+        if n is None:
+            n = self._memo["raw_tokens"] = estimate(self.raw.decode("utf-8", "replace"))
+        return n
 
     def __repr__(self) -> str:
         return (f"Payload(class={self.pclass!r}, command={self.command!r}, exit={self.exit_code}, "

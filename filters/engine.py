@@ -143,6 +143,6 @@ def apply(f: dict, payload):
     if tuple(lines) == payload.lines and tuple(origin) == payload.origin:
         return None
     new = payload.with_view(lines, origin)
-    if estimate(new.text()) >= estimate(payload.text()):
+    if estimate(new.text()) >= payload.tokens():
         return None
     return new.evolve(notes=payload.notes + (f"filter {f['name']} ({f['file']})",))

@@ -87,7 +87,7 @@ def line_costs(lines) -> LineCosts:
 def fits(payload, ctx) -> bool:
     """True when the whole view already meets the budget: nothing needs to go."""
     max_lines, max_tokens = room(ctx)
-    return len(payload.lines) <= max_lines and estimate(payload.text()) <= max_tokens
+    return len(payload.lines) <= max_lines and payload.tokens() <= max_tokens
 
 
 def over_budget_costs(payload, ctx) -> LineCosts | None:

@@ -205,4 +205,4 @@ def run(payload, params, ctx):
         if not over_budget(lines, ctx.budget):
             break
     out = payload.with_view(lines, [SYNTHETIC] * len(lines))
-    return Out("crushed", out) if estimate(out.text()) < estimate(payload.text()) else None
+    return Out("crushed", out) if estimate(out.text()) < payload.tokens() else None

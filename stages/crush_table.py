@@ -208,4 +208,4 @@ def run(payload, params, ctx):
     else:
         view = _fill(payload, params, ctx, t, sorted(fixed), crit)
     out = payload.with_view(*view)
-    return out if estimate(out.text()) < estimate(payload.text()) else None
+    return out if estimate(out.text()) < payload.tokens() else None

@@ -204,4 +204,4 @@ def run(payload, params, ctx):
         if not over_budget(view, ctx.budget):
             break
     out = payload.with_view(view, origin)
-    return out if estimate(out.text()) < estimate(payload.text()) else None
+    return out if estimate(out.text()) < payload.tokens() else None

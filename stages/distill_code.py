@@ -21,7 +21,7 @@ _MODES = {"outline": 2, "signatures": 1}
 
 
 def _fits(view, budget: dict) -> bool:
-    return len(view.lines) <= budget["max_lines"] and estimate(view.text()) <= budget["max_tokens"]
+    return len(view.lines) <= budget["max_lines"] and view.tokens() <= budget["max_tokens"]
 
 
 def language_of(payload, params) -> str | None:
@@ -40,7 +40,7 @@ def run(payload, params, ctx):
     asked = _MODES.get(mode or "")
     if mode is not None and asked is None:
         return None  # full, lines:, section:, anchored: not ours to shorten
-    full = estimate("\n".join(payload.source))
+    full = payload.source_tokens()
     if asked is None and len(payload.source) < params["min_lines"] and full < params["min_tokens"]:
         return None
     name = language_of(payload, params)
@@ -68,6 +68,6 @@ def outline_view(payload, lang, asked: int | None, ctx, params):
         view = elide(payload, o.shown, ctx.handle, first, what=f"{lang.name} outline")
         if view is not None and _fits(view, ctx.budget):
             break
-    if view is None or estimate(view.text()) > estimate(payload.text()) * (1 - params["min_saving"]):
+    if view is None or view.tokens() > payload.tokens() * (1 - params["min_saving"]):
         return None
     return view

@@ -50,7 +50,7 @@ def anchor_rows(doc, shown: list[bool], max_lines: int, signatures: bool) -> lis
 
 
 def _fits(view, budget: dict) -> bool:
-    return len(view.lines) <= budget["max_lines"] and estimate(view.text()) <= budget["max_tokens"]
+    return len(view.lines) <= budget["max_lines"] and view.tokens() <= budget["max_tokens"]
 
 
 def run(payload, params, ctx):
@@ -61,7 +61,7 @@ def run(payload, params, ctx):
     if mode and mode != "outline" and not mode.startswith("section:"):
         return None
     lines = payload.source
-    full = estimate(payload.text())
+    full = payload.tokens()
     if not mode and len(lines) < params["min_lines"] and full < params["min_tokens"]:
         return None
     doc = html_doc.parse(lines)
@@ -81,7 +81,7 @@ def run(payload, params, ctx):
         view = elide(payload, shown, ctx.handle, what="html outline")
         if view is None or _fits(view, ctx.budget):
             break
-    if view is None or estimate(view.text()) > full * (1 - params["min_saving"]):
+    if view is None or view.tokens() > full * (1 - params["min_saving"]):
         return None
     return view
 

@@ -68,7 +68,7 @@ def healthy(row: str, cols: dict[str, tuple[int, int]]) -> bool | None:
 
 
 def _over_budget(payload, budget: dict) -> bool:
-    return len(payload.lines) > budget["max_lines"] or estimate(payload.text()) > budget["max_tokens"]
+    return len(payload.lines) > budget["max_lines"] or payload.tokens() > budget["max_tokens"]
 
 
 def run(payload, params, ctx):

@@ -56,6 +56,41 @@ def template(line: str, critical: bool) -> str:
     return skeleton(masked)
 
 
+LOW_CARDINALITY = 8
+"""A masked field with at most this many distinct values in a group tells kinds apart (an HTTP
+status, a method, a level or exit word): it stays in the template key."""
+
+
+def refine(groups: dict[str, list[int]], blocks, lines) -> dict[str, list[int]]:
+    """Split each large group by its low-cardinality fields.
+
+    Fields are the whitespace-separated words of an entry's first line (timestamps masked: a time
+    is never a kind), by position. A position
+    whose values differ across the group but take at most :data:`LOW_CARDINALITY` values, each
+    seen four times on average, names a kind (``200``/``404``/``500``, ``"GET``/``"POST``): lines
+    that differ there are different kinds, so each keeps a verbatim instance and its own count.
+    Deterministic, one pass over the group's fields.
+    """
+    out: dict[str, list[int]] = {}
+    for key, members in groups.items():
+        if len(members) < 2 * 4:
+            out[key] = members
+            continue
+        rows = [TIMESTAMP_RE.sub("<ts>", lines[blocks[b][0]]).split() for b in members]
+        width = min(len(r) for r in rows)
+        kinds = []
+        for pos in range(width):
+            values = {r[pos] for r in rows}
+            if 1 < len(values) <= LOW_CARDINALITY and len(values) * 4 <= len(members):
+                kinds.append(pos)
+        if not kinds:
+            out[key] = members
+            continue
+        for b, r in zip(members, rows):
+            out.setdefault(key + "\0" + " ".join(r[pos] for pos in kinds), []).append(b)
+    return out
+
+
 def _blocks(lines, crit: list[bool]) -> list[tuple[int, int]]:
     """``(start, end)`` ranges: a line and the continuation lines (stack frames) under it; a
     Python traceback ends with (and includes) its exception line."""
@@ -89,6 +124,7 @@ def run(payload, params, ctx):
             if end - start > 1:
                 key += "\n" + template(lines[end - 1], crit[end - 1])
         groups.setdefault(key, []).append(b)
+    groups = refine(groups, blocks, lines)
     if len(groups) > params["max_template_share"] * len(blocks):
         return None
     shown = set(range(max(len(blocks) - params["tail"], 0), len(blocks)))   # how the log ends

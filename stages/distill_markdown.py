@@ -90,6 +90,6 @@ def run(payload, params, ctx):
         budget = min(int(full * params["keep_share"]), int(ctx.budget["max_tokens"] * 0.8))
         shown = fill(lines, shown, query, leads, budget, int(max_lines * 0.9))
     view = elide(payload, shown, ctx.handle, first, what="markdown outline")
-    if view is None or estimate(view.text()) > estimate(payload.text()) * (1 - params["min_saving"]):
+    if view is None or view.tokens() > payload.tokens() * (1 - params["min_saving"]):
         return None
     return view

@@ -49,7 +49,7 @@ def run(payload, params, ctx):
     if read_mode(payload.command) not in (None, "outline"):
         return None
     lines = payload.source
-    full = estimate(payload.text())
+    full = payload.tokens()
     if len(lines) < params["min_lines"] and full < params["min_tokens"]:
         return None
     if not looks_like_prose(lines, params["min_prose"]):
@@ -73,6 +73,6 @@ def run(payload, params, ctx):
     shown = prose.choose(prose.score(texts, query, leads), texts, max(budget, 0), shown,
                          max_lines, seen)
     view = elide(payload, shown, ctx.handle, what="extract")
-    if view is None or estimate(view.text()) > full * (1 - params["min_saving"]):
+    if view is None or view.tokens() > full * (1 - params["min_saving"]):
         return None
     return view

@@ -153,7 +153,10 @@ def elide(payload, shown: list[bool], handle: str, first_number: int = 1, *, wha
             continue
         indent = src[content[0]][:len(src[content[0]]) - len(src[content[0]].lstrip())]
         mark = elision_line(indent, a + first_number, b - 1 + first_number)
-        if estimate("\n".join(src[a:b])) <= estimate(mark):
+        # k non-blank lines cost at least 2k-1 tokens (each has a token, each line break inside a
+        # whitespace run one more): only a gap that might be cheaper than its marker is estimated
+        cost = estimate(mark)
+        if 2 * len(content) - 1 <= cost and estimate("\n".join(src[a:b])) <= cost:
             shown[a:b] = [True] * (b - a)
             continue
         entries[a] = (b, mark)

@@ -199,6 +199,6 @@ def run(payload, params, ctx):
         best = _json_view(payload, params, ctx)
     if best is None and params["runs"]:
         best = _text_view(payload, params)
-    if best is None or estimate(best.text()) >= estimate(payload.text()):
+    if best is None or estimate(best.text()) >= payload.tokens():
         return None
     return best

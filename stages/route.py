@@ -20,10 +20,10 @@ def run(payload, params, ctx):
     if not omitted and not clipped and not synthetic:
         return None
     n = len(payload.source)
-    full = estimate("\n".join(payload.source))
+    full = payload.source_tokens()
     line = footer(omitted, n, ctx.handle, clipped, omitted_span(payload.origin, n))
     view = payload.with_view(payload.lines + (line,), payload.origin + (SYNTHETIC,))
-    if not payload.redacted and estimate(view.text()) > full * (1 - params["min_saving"]):
+    if not payload.redacted and view.tokens() > full * (1 - params["min_saving"]):
         # the footer costs tokens too; a view that hides a secret goes on regardless
         return payload.with_view(payload.source, range(n))
     return view

@@ -30,7 +30,7 @@ def run(payload, params, ctx):
     max_lines = params["max_lines"] or ctx.budget["max_lines"]
     max_tokens = ctx.budget["max_tokens"]
     n = len(payload.lines)
-    if n <= max_lines and estimate(payload.text()) <= max_tokens:
+    if n <= max_lines and payload.tokens() <= max_tokens:
         return None
     crit = sum(1 for o in payload.origin if o >= 0 and payload.tiers[o] == CRITICAL)
     room = max(max_lines - crit, 4)
@@ -39,7 +39,7 @@ def run(payload, params, ctx):
     while True:
         keep = _select(payload, head, tail)
         view = payload.select(keep)
-        if estimate(view.text()) <= max_tokens or head + tail <= 4:
+        if view.tokens() <= max_tokens or head + tail <= 4:
             break
         head, tail = max(head // 2, 2), max(tail // 2, 2)
     return view if len(keep) < n else None

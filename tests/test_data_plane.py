@@ -1,0 +1,240 @@
+"""The deterministic data plane: work budgets, load-bearing Guard/Score, the core error scan,
+and the fast paths that must agree exactly with the slow definitions they replace."""
+
+from __future__ import annotations
+
+import copy
+import glob
+import json
+import os
+import re
+
+import pytest
+
+from thresher.dataflow.api import compress
+from thresher.dataflow.errorscan import ERROR_RE, error_indices, fallback, is_error_line
+from thresher.dataflow.executor import initial_payload
+from thresher.dataflow.plan import load_plans, program_basenames
+from thresher.dataflow.tokens import estimate
+
+from .conftest import fixture_case
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURE_TEXTS = []
+for _path in sorted(glob.glob(os.path.join(HERE, "fixtures", "*.json"))):
+    with open(_path, encoding="utf-8") as _fh:
+        _case = json.load(_fh)
+    FIXTURE_TEXTS.append((_case.get("stdout") or "") + (_case.get("stderr") or ""))
+
+
+def _plan(gid: str) -> dict:
+    return copy.deepcopy(load_plans().plans[gid])
+
+
+# ---- fast paths equal their definitions ----------------------------------------------------------
+
+_FOUR = [re.compile(r"[^\W\d_]{1,8}"), re.compile(r"\d{1,3}"),
+         re.compile(r"\*{4,}|={4,}|-{4,}|#{4,}|\.{4,}|_{4,}|/{4,}|~{4,}|\+{4,}|[^\w\s]{1,2}|_"),
+         re.compile(r"\s{2,}|\n")]
+
+
+def _four_scan(text: str) -> int:
+    n = sum(len(rx.findall(text)) for rx in _FOUR)
+    return n if text.isascii() else n + (len(text.encode("utf-8", "surrogatepass")) - len(text)) // 2
+
+
+def test_one_scan_estimator_counts_what_four_separate_scans_count():
+    """The estimator's single alternation gives the same count as its four character classes
+    scanned one by one, on every captured fixture (ASCII and not)."""
+    assert len(FIXTURE_TEXTS) > 100
+    for text in FIXTURE_TEXTS + ["", "héllo wörld ——— ****\n\n  x_y__z 12345", "\x1c\x1d a\u3000b"]:
+        assert estimate(text) == _four_scan(text[:1 << 20]) or len(text) > 1 << 20
+
+
+def test_fast_error_search_agrees_with_the_case_insensitive_pattern():
+    """Score's lower-cased ASCII search finds exactly the lines the IGNORECASE pattern finds."""
+    checked = 0
+    for text in FIXTURE_TEXTS:
+        for line in text.split("\n"):
+            assert is_error_line(line) == bool(ERROR_RE.search(line)), line
+            checked += 1
+    assert checked > 50_000
+
+
+# ---- classify by program basename (issue 14 defect 5) -------------------------------------------
+
+@pytest.mark.parametrize("command, expected", [
+    ("/usr/bin/git status", "git-status"), ("/usr/bin/git diff HEAD~1", "git-diff"),
+    ("/usr/local/bin/cargo test", "cargo"), ("./node_modules/.bin/tsc --noEmit", "lint"),
+    ("/opt/venv/bin/python3 -m pytest -q", "pytest"), ("/usr/bin/ls -la", "listing"),
+    ("FOO=1 /usr/bin/npm install", "npm"), ("make && /usr/bin/go test ./...", "go"),
+])
+def test_a_program_given_by_path_gets_the_graph_of_its_basename(command, expected):
+    """PATH shims run the real tool by absolute path; the class is the bare name's."""
+    plans = load_plans()
+    assert plans.classify(command) == expected
+    assert plans.classify(command) == plans.classify(program_basenames(command))
+
+
+def test_only_program_words_lose_their_directory():
+    assert program_basenames("cat /var/log/syslog") == "cat /var/log/syslog"
+    assert program_basenames("git -C /tmp/repo status") == "git -C /tmp/repo status"
+    assert program_basenames("/bin/cat ./src/x.py | /usr/bin/grep -n def") == "cat ./src/x.py | grep -n def"
+
+
+# ---- Guard and Score are load-bearing ------------------------------------------------------------
+
+def _boom(payload, params, ctx):
+    raise RuntimeError("score exploded")
+
+
+def test_failed_score_on_a_failing_command_emits_the_error_fallback_and_no_lossy_stage():
+    """With Score failing, no distiller/collapse/ledger runs; every error line is kept byte-exact,
+    plus head and tail, and the footer counts what went."""
+    case = fixture_case("pytest-sweep-tb-native")
+    plan = _plan("pytest.default")
+    plan["nodes"]["score"]["impl"] = "tests.test_data_plane:_boom"
+    res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
+    by_node = {r["node"]: r for r in res.trace.records}
+    assert by_node["score"]["decision"] == "failed"
+    lossy = [n for n, r in by_node.items() if plan["nodes"][n]["phase"] in ("distill", "collapse", "ledger")]
+    assert lossy and all(by_node[n]["decision"] == "skipped" for n in lossy)
+    assert res.emission.decision == "compressed"
+    shown = res.text.splitlines()
+    for line in case["stdout"].splitlines():
+        if ERROR_RE.search(line):
+            assert line in shown
+    assert shown[-1].startswith("[thresher: ") and "thresher expand" in shown[-1]
+
+
+@pytest.mark.parametrize("node", ["guard", "score"])
+def test_failed_guard_or_score_on_a_passing_command_emits_raw(node):
+    case = fixture_case("pytest-fail-verbose")
+    plan = _plan("pytest.default")
+    plan["nodes"][node]["impl"] = "tests.test_data_plane:_boom"
+    res = compress(case["stdout"], command=case["command"], exit_code=0, plan=plan, trace=True)
+    assert res.output == case["stdout"].encode()
+    assert f"{node} failed" in res.emission.reason
+
+
+def test_fallback_keeps_every_error_line_and_fills_the_rest_with_head_and_tail():
+    lines = [f"step {i} ok" for i in range(300)]
+    lines[150] = "error: linker failed: undefined reference to `main'"
+    lines[151] = "ValueError: bad value"
+    p = initial_payload(("\n".join(lines) + "\n").encode(), exit_code=1)
+    view = fallback(p, 20)
+    kept = list(view.origin)
+    assert 150 in kept and 151 in kept
+    assert kept == sorted(kept) and len(kept) == 20
+    assert kept[:9] == list(range(9)) and kept[-9:] == list(range(291, 300))
+
+
+def test_core_scan_finds_errors_a_graph_exempts_but_not_passing_rows():
+    src = ("tests/test_x.py::test_handles_errors PASSED", "   Compiling serde v1.0.1",
+           "E       assert 4 == 5", "error[E0308]: mismatched types", "fatal: not a git repository",
+           "Traceback (most recent call last):", "npm ERR! code ENOENT", "panic: runtime error",
+           "error TS2322: Type 'string' is not assignable", "  at std::panicking::begin_panic")
+    assert error_indices(src) == [2, 3, 4, 5, 6, 7, 8]
+
+
+# ---- work, not time ------------------------------------------------------------------------------
+
+def _sleepy(payload, params, ctx):
+    import time
+    time.sleep(0.3)
+    return payload.select(range(min(3, len(payload.lines))))
+
+
+def test_a_hang_guard_that_fires_emits_the_raw_input_never_a_lossy_continuation():
+    case = fixture_case("pytest-fail-verbose")
+    plan = _plan("pytest.default")
+    plan["nodes"]["distill"]["impl"] = "tests.test_data_plane:_sleepy"
+    plan["budget"]["stage_ms"] = 50
+    res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
+    assert res.output == case["stdout"].encode()
+    assert "hang guard" in res.emission.reason
+    assert not [r for r in res.trace.records if r["node"] in ("collapse", "trim")]
+
+
+def test_a_stage_over_its_work_cap_declines_up_front_whatever_the_clock():
+    case = fixture_case("pytest-fail-verbose")
+    plan = _plan("pytest.default")
+    plan["nodes"]["distill"]["max_input"] = 100
+    res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
+    rec = next(r for r in res.trace.records if r["node"] == "distill")
+    assert rec["decision"] == "declined" and "work cap (100)" in rec["reason"]
+
+
+def test_default_hang_guards_are_generous():
+    for plan in load_plans().plans.values():
+        assert plan["budget"]["stage_ms"] >= 30_000 and plan["budget"]["total_ms"] >= 60_000
+
+
+# ---- templates keep what tells kinds apart (issue 15 item 3) -------------------------------------
+
+def _failed_kinds(text: str) -> dict[str, str]:
+    """(method, path with digits masked, status) of each failed request → its first line."""
+    kinds: dict[str, str] = {}
+    for line in text.splitlines():
+        m = re.search(r'"([A-Z]+) (\S*) HTTP/[\d.]+" ([45]\d\d) ', line)
+        if m:
+            kinds.setdefault(f"{m[1]} {re.sub(r'[0-9]+', '#', m[2])} {m[3]}", line)
+    return kinds
+
+
+def test_low_cardinality_fields_split_a_template_group_by_kind():
+    """The real nginx access log, all in one masked group: statuses and methods (few distinct
+    values) split it; paths, sizes and times (many values, or masked) do not."""
+    from thresher.stages.distill_log import refine
+    lines = fixture_case("log-sweep-nginx-access")["stdout"].splitlines()
+    blocks = [(i, i + 1) for i in range(len(lines))]
+    groups = refine({"all": list(range(len(lines)))}, blocks, lines)
+    statuses = {re.search(r'" (\d{3}) ', lines[m[0]])[1] for m in groups.values()}
+    assert {"200", "404", "403", "502", "405"} <= statuses
+    for members in groups.values():
+        assert len({re.search(r'" (\d{3}) ', lines[b])[1] for b in members}) == 1
+    assert len(groups) <= 12
+
+
+def test_every_kind_of_failed_request_keeps_a_verbatim_line_in_a_large_access_log():
+    """The real nginx log replayed to ~1.5 MB (its lines, unchanged, repeated): compressed, and
+    each (method, path shape, status) of a failed request shows one byte-exact line."""
+    text = fixture_case("log-sweep-nginx-access")["stdout"]
+    big = text * (1_500_000 // len(text))
+    res = compress(big, command="cat /var/log/nginx/access.log", exit_code=0)
+    assert res.emission.decision == "compressed"
+    shown = set(res.text.splitlines())
+    kinds = _failed_kinds(big)
+    assert len(kinds) >= 4
+    for kind, line in kinds.items():
+        assert any(_failed_kinds(s) == {kind: s} for s in shown), kind
+
+
+# ---- INV-1 under load (issue 15 item 6) ----------------------------------------------------------
+
+_BUSY = "import time\nend = time.monotonic() + 90\nwhile time.monotonic() < end:\n    pass\n"
+
+
+def test_output_is_byte_identical_while_other_processes_saturate_the_cpu():
+    """Determinism does not depend on machine load: the same inputs give the same bytes on a
+    quiet machine and with two busy loops per core running (bounded, always cleaned up)."""
+    import subprocess
+    import sys
+    ids = ["log-sweep-nginx-access", "pytest-sweep-tb-native", "build-own-gcc-warnings-huge",
+           "cargo-own-check-warnings-huge", "git-log-patch", "log-own-http-server"]
+    cases = [fixture_case(i) for i in ids]
+    runs = [(c["stdout"] + c["stderr"]) * 20 if i.startswith("log") else c["stdout"] + c["stderr"]
+            for i, c in zip(ids, cases)]
+    quiet = [compress(t, command=c["command"], exit_code=c["exit_code"]).output
+             for t, c in zip(runs, cases)]
+    busy = [subprocess.Popen([sys.executable, "-c", _BUSY]) for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        for _ in range(2):
+            loaded = [compress(t, command=c["command"], exit_code=c["exit_code"]).output
+                      for t, c in zip(runs, cases)]
+            assert loaded == quiet
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    assert sum(1 for q, t in zip(quiet, runs) if len(q) < len(t.encode())) >= 4

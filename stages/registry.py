@@ -63,7 +63,10 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "(counted); rows byte-exact", ports=("out", "done"), emits_summaries=True),
     _entry("code-outline", "distill", "distill_code", "CodeOutlineParams",
            "large source file: imports, signatures, first docstring lines; bodies elided with "
-           "exact line ranges (tree-sitter)", emits_summaries=True),
+           "exact line ranges (tree-sitter)", emits_summaries=True,
+           # tree-sitter's parse is one C call (no timer can stop it) whose tree takes ~25x the
+           # source in memory: past 4 MiB (~0.5 s here) the file gets head/tail with the footer
+           max_input=4 << 20),
     _entry("lossless", "distill", "lossless", "LosslessParams",
            "over budget: reversible rewrites verified to round-trip byte-exact (JSON table or "
            "compact form; runs of identical or blank lines folded with exact counts)",

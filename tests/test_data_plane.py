@@ -238,3 +238,16 @@ def test_output_is_byte_identical_while_other_processes_saturate_the_cpu():
             p.kill()
             p.wait()
     assert sum(1 for q, t in zip(quiet, runs) if len(q) < len(t.encode())) >= 4
+
+
+def test_code_outline_declines_a_source_file_over_its_work_cap_before_parsing(tmp_path):
+    """tree-sitter's parse cannot be interrupted: a 5 MB `cat big.py` is declined by size, up
+    front, and still comes back compressed (head, tail, footer) rather than raw."""
+    import thresher.dataflow.executor as ex
+    with open(ex.__file__, encoding="utf-8") as fh:
+        src = fh.read()
+    big = src * (5_000_000 // len(src) + 1)
+    res = compress(big, command="cat big.py", exit_code=0, trace=True)
+    rec = next(r for r in res.trace.records if r["stage"] == "code-outline")
+    assert rec["decision"] == "declined" and "work cap" in rec["reason"]
+    assert res.emission.decision == "compressed" and res.text.splitlines()[0] == src.splitlines()[0]

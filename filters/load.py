@@ -139,7 +139,7 @@ def _pydantic_errors(path: str, doc: object, lines: dict, exc: ValidationError) 
     return sorted(errors, key=lambda e: e.line or 0)
 
 
-def _regex_fields(f: FilterSpec) -> list[tuple[tuple, str, int]]:
+def regex_fields(f: FilterSpec) -> list[tuple[tuple, str, int]]:
     """``(loc, regex, flags)`` of every regex of ``f``."""
     out = [(("match",), f.match, 0)]
     out += [(("replace", i, "pattern"), r.pattern, 0) for i, r in enumerate(f.replace)]
@@ -163,7 +163,7 @@ def _semantic_errors(path: str, i: int, f: FilterSpec, lines: dict) -> list[Filt
     def err(loc: tuple, problem: str, hint: str | None = None) -> None:
         errors.append(FilterError(path, problem, node=f.name, line=_line(lines, ("filters", i) + loc),
                                   hint=hint))
-    for loc, regex, flags in _regex_fields(f):
+    for loc, regex, flags in regex_fields(f):
         try:
             re.compile(regex, flags)
         except re.error as exc:

@@ -15,6 +15,8 @@ import re
 from pydantic import ValidationError
 
 from thresher.dataflow.errors import FilterError, GraphErrors
+from thresher.dataflow.regex_safety import UnsafeRegex
+from thresher.dataflow.regex_safety import check as check_regex
 
 from .model import FilterFile, FilterSpec, known_keys, model_at
 
@@ -165,10 +167,13 @@ def _semantic_errors(path: str, i: int, f: FilterSpec, lines: dict) -> list[Filt
                                   hint=hint))
     for loc, regex, flags in regex_fields(f):
         try:
-            re.compile(regex, flags)
+            check_regex(regex, flags)
         except re.error as exc:
             err(loc, f"{'.'.join(map(str, loc))}: bad regex {regex!r}: {exc}",
                 "Python `re` syntax; quote backslashes in YAML with single quotes")
+        except UnsafeRegex as exc:
+            err(loc, f"{'.'.join(map(str, loc))}: regex {regex!r} can take exponential time: "
+                f"{exc.problem}", exc.fix)
     for j, r in enumerate(f.replace):
         try:
             groups = re.compile(r.pattern)

@@ -223,3 +223,72 @@ def test_scaling_check_catches_a_quadratic_regex():
     """The scaling check itself works: a known quadratic shape fails it, its linear form passes."""
     assert super_linear(re.compile(r"\s+$"))
     assert not super_linear(re.compile(r"(?<!\s)\s+$"))
+
+
+# ---- user regexes: refused at load -------------------------------------------------------------
+
+CATASTROPHIC = [r"^(\w+\s?)*$", r"(a+)+b", r"(.*,)*x", r"(?:a|aa)+$", r"(.|\s)*!", r"(\d+\.?)+x",
+                r"^(?:[-=*]+\s*)+$", r"(?:\s+\S+|\s+-\S+)*;"]
+SAFE = [r"^(\w+\s)*$", r"(\d+\.)+x", r"(\w++\s?)*", r"(?>\w+\s?)*", r"(?:\\.|[^\"\\])*", r"^\s*#",
+        r"(?:export|extern|pub(?:\([^)]*\))?)\s+", r"(?:\s+-[cC]\s+\S+|\s+--\S+)*\s+grep",
+        r"^(?:FAILED|ERROR) \S", r"^\s*(?:\d+\s*)?\|"]
+BAD_RX = r"^(\w+\s?)*$"
+"""The classify rule of issue 18 that made `thresher run -- echo ...` take 89 s."""
+
+
+@pytest.mark.parametrize("rx", CATASTROPHIC)
+def test_checker_refuses_catastrophic_shapes(rx):
+    """Each exponential shape is refused, and the refusal says what to change."""
+    with pytest.raises(UnsafeRegex) as info:
+        check(rx)
+    assert "fix:" in str(info.value) and rx in str(info.value)
+
+
+@pytest.mark.parametrize("rx", SAFE)
+def test_checker_accepts_delimited_and_possessive_forms(rx):
+    """Delimited, possessive, atomic and alternation-with-distinct-starts forms are accepted."""
+    check(rx)
+
+
+def test_project_graph_with_a_catastrophic_score_regex_is_refused(tmp_path):
+    """A graph param regex with a catastrophic shape is a graph error naming file, node and fix."""
+    from thresher.dataflow.build import finder, load_all
+    from thresher.dataflow.compile import compile_graph
+    from thresher.dataflow.errors import GraphErrors
+    from thresher.dataflow.plan import discover
+    from thresher.dataflow.spec import load_graph
+    path = tmp_path / "pytest.default.yaml"
+    path.write_text("extends: pytest.default\nparams:\n  score:\n    critical: ['" + BAD_RX + "']\n")
+    by_id, _ = load_all(discover() + [("project", str(path))])
+    g = load_graph(str(path))
+    with pytest.raises(GraphErrors) as info:
+        compile_graph(g, None, finder(by_id, g))
+    msg = str(info.value)
+    assert str(path) in msg and "node 'score'" in msg and "exponential" in msg
+    assert "bad param critical" in msg and "item 0" in msg and "possessive" in msg
+
+
+def test_classify_rule_with_a_catastrophic_regex_is_refused(tmp_path):
+    """A classify table's catastrophic rule is an error naming the file, the rule and the fix."""
+    from thresher.dataflow.build import load_classify
+    path = tmp_path / "classify.yaml"
+    path.write_text("rules:\n  - {match: '^ok', class: log}\n  - {match: '" + BAD_RX + "', class: log}\n")
+    tables, errors = load_classify([("project", str(path))])
+    assert tables["rules"] == [] and len(errors) == 1
+    msg = errors[0].render()
+    assert str(path) in msg and "rules[1]" in msg and "exponential" in msg and "hint:" in msg
+
+
+def test_filter_with_a_catastrophic_regex_is_refused_with_its_line(tmp_path):
+    """A filter's catastrophic strip regex is refused with its file line and the fix."""
+    from thresher.filters.load import FilterErrors, parse
+    text = ("filters:\n  - name: demo\n    description: one line\n    match: '(?:^|\\s)rsync\\s'\n"
+            "    strip: ['^ok', '" + BAD_RX + "']\n    tests:\n      - name: t\n        input: |\n"
+            "          a\n        expected: |\n          a\n")
+    path = tmp_path / "f.yaml"
+    path.write_text(text)
+    with pytest.raises(FilterErrors) as info:
+        parse(str(path), text.encode())
+    (err,) = info.value.errors
+    assert err.line == 5 and "strip.1" in err.problem and "exponential" in err.problem
+    assert err.hint and "possessive" in err.hint

@@ -13,6 +13,8 @@ import yaml
 from .compile import compile_graph, default_registry
 from .errors import GraphError, GraphErrors
 from .plan import CLASSIFY_FILE, ORIGINS
+from .regex_safety import UnsafeRegex
+from .regex_safety import check as check_regex
 from .spec import SAFE_LOADER, LoadedGraph, load_graph
 
 
@@ -55,9 +57,12 @@ def _rules(path: str, data: dict, section: str) -> list[dict]:
             raise GraphError(path, f"{section}[{i}]: needs exactly the keys `match` and `class`",
                              hint="- {match: '<regex>', class: <payload class>}")
         try:
-            re.compile(rule["match"])
+            check_regex(rule["match"])
         except re.error as exc:
             raise GraphError(path, f"{section}[{i}]: bad regex {rule['match']!r}: {exc}") from None
+        except UnsafeRegex as exc:
+            raise GraphError(path, f"{section}[{i}]: regex {rule['match']!r} can take exponential "
+                             f"time: {exc.problem}", hint=exc.fix) from None
         rules.append({"match": rule["match"], "class": str(rule["class"])})
     return rules
 

@@ -15,6 +15,8 @@ import re
 from pydantic import ValidationError
 
 from thresher.dataflow.errors import FilterError, GraphErrors
+from thresher.dataflow.regex_safety import UnsafeRegex
+from thresher.dataflow.regex_safety import check as check_regex
 
 from .model import FilterFile, FilterSpec, known_keys, model_at
 
@@ -139,7 +141,7 @@ def _pydantic_errors(path: str, doc: object, lines: dict, exc: ValidationError) 
     return sorted(errors, key=lambda e: e.line or 0)
 
 
-def _regex_fields(f: FilterSpec) -> list[tuple[tuple, str, int]]:
+def regex_fields(f: FilterSpec) -> list[tuple[tuple, str, int]]:
     """``(loc, regex, flags)`` of every regex of ``f``."""
     out = [(("match",), f.match, 0)]
     out += [(("replace", i, "pattern"), r.pattern, 0) for i, r in enumerate(f.replace)]
@@ -163,12 +165,15 @@ def _semantic_errors(path: str, i: int, f: FilterSpec, lines: dict) -> list[Filt
     def err(loc: tuple, problem: str, hint: str | None = None) -> None:
         errors.append(FilterError(path, problem, node=f.name, line=_line(lines, ("filters", i) + loc),
                                   hint=hint))
-    for loc, regex, flags in _regex_fields(f):
+    for loc, regex, flags in regex_fields(f):
         try:
-            re.compile(regex, flags)
+            check_regex(regex, flags)
         except re.error as exc:
             err(loc, f"{'.'.join(map(str, loc))}: bad regex {regex!r}: {exc}",
                 "Python `re` syntax; quote backslashes in YAML with single quotes")
+        except UnsafeRegex as exc:
+            err(loc, f"{'.'.join(map(str, loc))}: regex {regex!r} can take exponential time: "
+                f"{exc.problem}", exc.fix)
     for j, r in enumerate(f.replace):
         try:
             groups = re.compile(r.pattern)

@@ -21,7 +21,9 @@ from collections import Counter
 STATUS_RE = re.compile(r"(?i)(?:^|[._\-\s])(?:status|state|error|errors|err|fail\w*|success|ok|result|"
                        r"outcome|level|severity|code|conclusion|exit_?code|health|phase|reason)$")
 
-NUM_RE = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
+# `\d+(?:\.\d*)?`, not `\d+\.?\d*`: two digit runs around an optional dot split a long digit
+# run in n ways (quadratic on a 8,000-digit cell followed by a letter).
+NUM_RE = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
 
 
 class Cell:

@@ -22,8 +22,10 @@ HEAD_RE = re.compile("|".join(r.pattern for r in (RUST_HEAD_RE, GCC_HEAD_RE, MYP
                                                    TSC_PRETTY_HEAD_RE)))
 """Any diagnostic header line."""
 
-GUTTER_RE = re.compile(r"^\s*\d*\s*\|(?:\s|$)|^\s*\d*\s*\|[-_/\\^ ]")
-RUST_SNIPPET_RE = re.compile(r"^\s*\d*\s*\|.*$|^\s*\d*\s+[-+](?:\s|$)|^\s*\.\.\.\s*$|^-{20,}$")
+# `\s*(?:\d+\s*)?`, not `\s*\d*\s*`: two space runs around optional digits split a long run of
+# spaces in n ways (quadratic: seconds on one 8,000-space line).
+GUTTER_RE = re.compile(r"^\s*(?:\d+\s*)?\|(?:\s|$|[-_/\\^])")
+RUST_SNIPPET_RE = re.compile(r"^\s*(?:\d+\s*)?\|.*$|^(?:\s*\d+)?\s+[-+](?:\s|$)|^\s*\.\.\.\s*$|^-{20,}$")
 RUST_LABEL_RE = re.compile(r"^\s*\|[\s|^~_-]*[^\s|^~_+-].*[A-Za-z]")
 """A numberless gutter line with words after the underline: a label rustc/clippy wrote, kept."""
 TSC_SNIPPET_RE = re.compile(r"^\d+ {1,}\S.*$|^\d+\s*$|^\s+~+\s*$")

@@ -37,7 +37,9 @@ _NOT_SECRET_LAST = frozenset({"FILE", "PATH", "DIR", "SOCK", "SOCKET", "LENGTH",
 _SECRET_VALUE = re.compile(
     r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|sk-[A-Za-z0-9_-]{16,}|xox[abposr]-[\w-]{10,}|"
     r"AKIA[0-9A-Z]{16}|AIza[\w-]{30,}|glpat-[\w-]{16,}|eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]+)|"
-    r"-----BEGIN [A-Z ]*PRIVATE KEY-----|[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@")
+    # a URL's scheme starts where a scheme run starts (the lookbehind): tried from every letter of
+    # a long word, the scheme scan made the search quadratic; a run led by a digit masks too
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----|(?<![a-z0-9+.-])[a-z0-9+.-]+://[^/\s:@]+:[^/\s@]+@")
 
 
 def secret_name(name: str) -> bool:

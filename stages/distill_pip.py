@@ -28,14 +28,16 @@ _NOISE = (
     (re.compile(r"^\s+(?:Downloading|Using cached|Obtaining dependency information|File was already downloaded) "),
      "download line{s}"),
     (re.compile(r"^\s*(?:[━╸╺─]{3,}|\|[█▉▊▋▌▍▎▏ ]+\|) "), "progress bar{s}"),
-    (re.compile(r"^\s+.+: (?:started|finished with status 'done')$|^\s+\S.* \.\.\. done$"), "finished build step{s}"),
+    (re.compile(r"^\s.+: (?:started|finished with status 'done')$|^\s+\S.* \.\.\. done$"), "finished build step{s}"),
     (re.compile(r"^\s+(?:Created wheel for \S+: filename=|Stored in directory: )"), "wheel cache line{s}"),
     (re.compile(r"^\[notice\] (?:A new release of pip|To update, run:)"), "pip upgrade notice{s}"),
     (re.compile(r"^\s*Downloading \S+ \([\d.]+ ?[KMG]i?B\)$|^\s*Downloaded \S+$"), "download line{s}"),
     (re.compile(r"^\s*(?:Building|Built) \S+(?:==| @ )\S+$"), "build line{s}"),
 )
 _WARNING = re.compile(r"^WARNING: ")
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\S+://\S+")
+# A URL from where its scheme run starts (the lookbehind): `\S+://` tried from every character of
+# a long run without `://` made the substitution quadratic.
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|(?<![\w.+-])[\w.+-]+://\S+")
 
 
 def _kind(line: str) -> str | None:

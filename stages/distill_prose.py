@@ -20,7 +20,9 @@ from . import markdown_doc, prose
 from .distill_markdown import query_words
 from .elision import elide, pristine, read_mode
 
-_SENTENCE = re.compile(r"[A-Za-z][a-z']+(?:[ ,;:]+[A-Za-z(][\w'()-]*){3,}")
+# A sentence starts where a word starts (the lookbehind): tried from every letter of a long word,
+# `[a-z']+` rescanned the rest of it (quadratic: seconds on one 8,000-letter line).
+_SENTENCE = re.compile(r"(?<![A-Za-z'])[A-Za-z][a-z']+(?:[ ,;:]+[A-Za-z(][\w'()-]*){3,}")
 _TERM = re.compile(r"^\s{1,12}(?:-{1,2}[\w?@][\w-]*|[A-Z][A-Z0-9_]{2,})(?:[ ,=\[]|$)")
 
 

@@ -40,7 +40,9 @@ HEADER_RE = re.compile(
     r"\d+ workers? \[\d+ items?\]|\[gw\d+\] \w+ Python [\d.]+ .*|gw\d+ (?:\[\d+\]|I|C|ok)(?: / gw\d+ .*)?)$")
 PROGRESS_RE = re.compile(
     r"^(?:\S+\.\w+(?:::\S+)? ?)?(?P<marks>[.sxXFE]+) *(?:\[\s*\d+%\]|\[\s*\d+/\s*\d+\])?$")
-PARAM_ROW_RE = re.compile(r"^(?P<func>\S+::[^\s\[]+)\[.*\] PASSED *(?:\[\s*\d+%\])?$")
+# The test function is the id's run up to its first `[`, holding a `::` with a character after it
+# (checked by the lookahead): `\S+::[^\s\[]+` split a long run of colons in n^2 ways.
+PARAM_ROW_RE = re.compile(r"^(?P<func>(?=[^\s\[]*::[^\s\[])[^\s\[]+)\[.*\] PASSED *(?:\[\s*\d+%\])?$")
 CARET_RE = re.compile(r"^\s*\^+\s*$")
 DOCS_RE = re.compile(r"^-- Docs: https://docs\.pytest\.org/\S*$")
 BLOCK_HEAD_RE = re.compile(r"^_{3,} .+ _{3,}$|^_ .+ _$")

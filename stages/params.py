@@ -6,11 +6,27 @@ silently ignored setting.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from thresher.dataflow.regex_safety import check as check_regex
 
 
 class _Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _safe_regexes(value: list[str]) -> list[str]:
+    """Refuse a regex param that does not compile or has a catastrophic-backtracking shape
+    (project graphs are untrusted input: one such regex stalled every command for 89 s)."""
+    import re
+    for i, rx in enumerate(value):
+        try:
+            check_regex(rx)
+        except re.error as exc:
+            raise ValueError(f"item {i}: bad regex {rx!r}: {exc}") from None
+        except ValueError as exc:
+            raise ValueError(f"item {i}: {exc}") from None
+    return value
 
 
 class ReadParams(_Params):
@@ -31,6 +47,7 @@ class GuardParams(_Params):
                                  r"(?:^|\s)(?:cat|bat)\s+(?:\S+/)?[^\s/]+\.(?:json|jsonl|ya?ml|toml|csv|tsv|lock)\s*$"],
         description="regexes on the command line that mean a program will parse the output")
     sniff_json: bool = Field(True, description="output that parses as JSON passes byte-exact")
+    _regexes = field_validator("structured_flags")(_safe_regexes)
     binary: bool = Field(True, description="output with NUL bytes or mostly undecodable passes raw")
 
 
@@ -42,6 +59,7 @@ class ScoreParams(_Params):
         default_factory=list, description="regexes of lines never critical although they mention "
         "an error word (e.g. passing test rows named after the error they test)")
     locations_on_failure: bool = Field(True, description="file:line lines are critical on failure")
+    _regexes = field_validator("critical", "noise", "not_critical")(_safe_regexes)
 
 
 class DropNoiseParams(_Params):

@@ -29,7 +29,9 @@ _FLAG = re.compile(r"(?:^|[\s(`'\"])--?[A-Za-z][\w-]*")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
 _PROMPT = re.compile(r"^\s*[$%>]\s+\S")
 _VERSION = re.compile(r"\bv?\d+\.\d+(?:\.\d+)?\b")
-_MARKUP_ONLY = re.compile(r"^\s*(?:[-=*_|:#>`~]+\s*)+$|^\s*</?[A-Za-z][^>]*>\s*$|^\s*\[!\[")
+# `(?:[-=*...]+\s*)+` spelled without the nested quantifier (exponential on a long rule line
+# that ends in a letter): one markup character, then any mix of markup and spaces.
+_MARKUP_ONLY = re.compile(r"^\s*[-=*_|:#>`~][-=*_|:#>`~\s]*$|^\s*</?[A-Za-z][^>]*>\s*$|^\s*\[!\[")
 
 
 def words(text: str) -> list[str]:

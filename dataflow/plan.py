@@ -22,6 +22,7 @@ import sys
 from blake3 import blake3
 
 from . import __version__
+from .paths import under_home
 
 ORIGINS = ("built-in", "user", "project")
 PASSTHROUGH_CLASSES = ("verbatim", "stream")
@@ -39,7 +40,7 @@ def builtin_dir() -> str:
 def user_dir() -> str:
     """Folder of the user's own graphs."""
     base = os.environ.get("THRESHER_CONFIG_HOME") or os.path.join(
-        os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"), "thresher")
+        os.environ.get("XDG_CONFIG_HOME") or under_home(".config"), "thresher")
     return os.path.join(base, "graphs")
 
 
@@ -59,7 +60,7 @@ def project_dir(cwd: str | None = None) -> str | None:
 def cache_dir() -> str:
     """Where compiled plans are cached."""
     return os.environ.get("THRESHER_CACHE_HOME") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "thresher")
+        os.environ.get("XDG_CACHE_HOME") or under_home(".cache"), "thresher")
 
 
 def _listing(folder: str | None, suffixes: tuple[str, ...]) -> list[str]:

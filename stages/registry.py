@@ -85,7 +85,7 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "long markdown: every heading, the best lines by BM25/position/salience, sections "
            "elided with exact counts; `--mode section:NAME` slices one section", emits_summaries=True),
     _entry("distill-env", "distill", "distill_env", "DistillEnvParams",
-           "env/printenv: every name kept; secret values (by name or shape) and huge noise values "
+           "env/printenv listings and .env files: every name kept; secret values (by name or shape) and huge noise values "
            "replaced by NAME=[thresher: value masked, N chars] summary lines", accepts=("env",),
            emits_summaries=True),
     _entry("html-outline", "distill", "distill_html", "HtmlOutlineParams",

@@ -69,3 +69,17 @@ def test_a_symlinked_cache_file_is_refused(tmp_path):
     os.symlink(target, path)
     assert "planted by someone else" not in load_plans().errors
     assert not os.path.islink(path)
+
+
+def test_the_filter_cache_is_private_and_refused_when_others_can_write_it():
+    from thresher.filters import runtime
+    runtime.load(warn=False)
+    files = glob.glob(os.path.join(os.environ["THRESHER_CACHE_HOME"], "filters-*.marshal"))
+    assert files and all(_mode(f) == 0o600 for f in files)
+    with open(files[0], "rb") as fh:
+        data = marshal.loads(fh.read())
+    data["errors"] = ["planted by someone else"]
+    with open(files[0], "wb") as fh:
+        fh.write(marshal.dumps(data))
+    os.chmod(files[0], 0o666)
+    assert "planted by someone else" not in runtime.load(warn=False).errors

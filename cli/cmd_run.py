@@ -167,6 +167,33 @@ def _run(cmd: list[str], opts: dict, fwd) -> int:
     return cap.status
 
 
+def _mask_kept(data: bytes, ctx: dict) -> bytes:
+    """A failing curl's kept stderr with its credential headers masked (``> Authorization: ...``;
+    the error lines stay byte-exact), plus a footer naming the archived original; ``data`` when
+    there is nothing to mask. Hiding the credential outranks raw-on-archive-failure: the masked
+    lines say what they stand for, so without an archive only the footer is left out."""
+    try:
+        from thresher.stages.secrets import mask_kept_headers
+        found = mask_kept_headers(data)
+        if found is None:
+            return data
+        masked, count = found
+    except Exception:  # noqa: BLE001 - thresher's own failure: raw output
+        return data
+    try:
+        from thresher.dataflow.api import handle_of
+        from thresher.dataflow.markers import footer
+        from thresher.stores.archive import default_archive
+        handle = handle_of(data)
+        default_archive().put(handle, data, {"command": ctx["command"], "class": ctx["pclass"],
+                                             "exit_code": ctx["exit_code"], "stream": "stderr"})
+    except Exception:  # noqa: BLE001 - no archive: masked, without a handle to name
+        return masked
+    total = data.count(b"\n") + (not data.endswith(b"\n"))
+    end = b"" if masked.endswith(b"\n") else b"\n"
+    return masked + end + footer(count, total, handle).encode() + b"\n"
+
+
 def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> None:
     """Write one stream: filtered, or raw when ``keep``, empty, measuring, or on any failure.
 
@@ -175,6 +202,8 @@ def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> N
     """
     out, res, measuring, scope = data, None, False, ""
     from thresher import switches
+    if data and keep and ctx["pclass"] == "http":
+        out = _mask_kept(data, ctx)
     if data and not keep:
         try:
             from thresher.dataflow.api import compress

@@ -100,6 +100,20 @@ def run(payload, params, ctx):  # noqa: ARG001 - stage signature
     return None if view is None else Out("masked", view)
 
 
+def mask_kept_headers(raw: bytes) -> tuple[bytes, int] | None:
+    """A failing ``curl -v``'s stderr with only its credential-bearing ``>``/``<`` header lines
+    masked (never any other line: the error lines stay byte-exact), and how many were masked;
+    ``None`` when there are none."""
+    text = raw.decode("utf-8", "surrogateescape")
+    lines, count = text.split("\n"), 0
+    for i, line in enumerate(lines):
+        if line.startswith(("> ", "< ")):
+            new = mask_header_line(line)
+            if new is not None:
+                lines[i], count = new, count + 1
+    return ("\n".join(lines).encode("utf-8", "surrogateescape"), count) if count else None
+
+
 MASKING_CLASSES = ("env", "http", "json")
 
 

@@ -165,3 +165,50 @@ def test_expand_of_a_payload_without_secrets_is_byte_exact():
     res = _seen(case, "stderr")
     back = _expand(res.emission.handle)
     assert back.stdout == case["stderr"].encode() and back.stderr == b""
+
+
+@pytest.fixture()
+def http_server(tmp_path):
+    """A python -m http.server on 127.0.0.1 serving an empty folder; yields its port."""
+    import socket
+    import time
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/curl"), reason="needs curl")
+def test_a_failing_curl_keeps_its_errors_byte_exact_and_masks_its_auth_header(http_server):
+    auth = "Bearer tok_fake_0123456789abcdef"
+    cmd = ["curl", "-fsSv", "-H", f"Authorization: {auth}", f"http://127.0.0.1:{http_server}/missing"]
+    raw = subprocess.run(cmd, capture_output=True)
+    res = subprocess.run([sys.executable, "-m", "thresher", "run", "--", *cmd], capture_output=True,
+                         timeout=60)
+    assert res.returncode == raw.returncode == 22
+    err = res.stderr.decode()
+    assert "tok_fake_0123456789abcdef" not in err
+    lines = err.splitlines()
+    assert f"> Authorization: [thresher: value masked, {len(auth)} chars]" in lines
+    assert "curl: (22) The requested URL returned error: 404" in lines
+    m = FOOTER_RE.match(lines[-1])
+    assert m is not None and m["omitted"] == "1"
+    # every other line as curl wrote it (the Date header aside: a second run may tick)
+    others = [ln for ln in raw.stderr.decode().splitlines() if "Authorization" not in ln]
+    shown = [ln for ln in lines[:-1] if "Authorization" not in ln]
+    assert [ln for ln in shown if not ln.startswith("< Date:")] == \
+        [ln for ln in others if not ln.startswith("< Date:")]
+    back = _expand(m["handle"])
+    assert auth.encode() not in back.stdout and b"value masked" in back.stdout

@@ -4,7 +4,9 @@ Contract:
 - the exit status is the command's, bit-exact (death by signal n → 128+n; not found → 127; not
   executable → 126); thresher's own failure never changes it and means raw output;
 - stdout and stderr stay separate; stdout goes through the graph of the command's class; stderr of
-  a failing command passes byte-exact (on success it is filtered as its own payload);
+  a failing command passes byte-exact (on success it is filtered as its own payload) — except a
+  failing ``curl -v``'s credential header lines (``> Authorization: [thresher: value masked, N
+  chars]``), followed by a footer naming the original;
 - stdin is inherited; watchers, followers, dev servers and interactive programs (classifier class
   ``stream``) and machine-format output (class ``verbatim``) run untouched via exec;
 - output over 64 MiB, or a command still running after ``--stream-after`` seconds (default 20),

@@ -14,6 +14,29 @@ import argparse
 import os
 
 
+def store_skips():
+    """The store operations skipped because another process held the database lock (a warning:
+    those outputs went out raw, and unrecorded)."""
+    import time
+    from thresher.integrations.doctor import OK, WARN, Check
+    from thresher.stores.db import home
+    from thresher.stores.skips import skips
+    try:
+        folder = home()
+    except OSError as exc:
+        return Check(WARN, "store locks", str(exc), "set HOME or THRESHER_HOME")
+    count, last, saturated = skips(folder)
+    if not count:
+        return Check(OK, "store locks", "no store operation skipped on a locked database", "")
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last))
+    return Check(WARN, "store locks",
+                 f"{'at least ' if saturated else ''}{count} store operation"
+                 f"{'s' if count != 1 else ''} skipped because {folder}/thresher.db was locked "
+                 f"by another process (last {when}; those outputs went out raw)",
+                 f"find the holder with `fuser {folder}/thresher.db`; then delete "
+                 f"{folder}/store-skips to reset the count")
+
+
 def main(argv: list[str]) -> int:
     """Run the checks and print them."""
     ap = argparse.ArgumentParser(prog="thresher doctor", description=__doc__,
@@ -28,6 +51,7 @@ def main(argv: list[str]) -> int:
     from thresher.integrations.doctor import FAIL, run_all
     settings = [cs.user_settings(), cs.project_settings(os.path.abspath(args.project))]
     checks = run_all(settings, os.environ.get("PATH", ""), mcp=not args.no_mcp)
+    checks.append(store_skips())
     for check in checks:
         print(check.render())
     failed = sum(c.status == FAIL for c in checks)

@@ -7,6 +7,12 @@
   ``N:line`` like ``grep -n`` so a ``--lines`` range can follow; with ``--raw``, the bare lines.
   Combined with ``--lines``, searches that range.
 
+Secrets stay masked: the original of an output whose class masks credentials (env/printenv
+listings and ``.env`` files, ``curl -v`` auth headers, JSON password/secret/token keys) comes back
+with the same values masked, line for line (line numbers unchanged; ``--grep`` searches the masked
+text). ``--unmasked`` prints them as they were — only to a terminal: with stdout a pipe or a file
+(an agent's tool call) it is refused, exit 2.
+
 HANDLE may be any unique prefix of a handle. An unknown, ambiguous or expired handle, or a
 ``--grep`` that matches nothing, prints why on stderr and exits 1. Every expansion is counted
 against the saving of the payload it came from (a *bounce*, see ``thresher gain``).
@@ -71,6 +77,17 @@ def _bounce(handle: str, shown: bytes) -> None:
         pass
 
 
+def _masked(archive, handle: str, raw: bytes) -> bytes:
+    """``raw`` with the secrets its payload class masks masked (``raw`` itself when none)."""
+    from thresher.stages.secrets import mask_archived
+    masked = mask_archived(raw, archive.meta(handle))
+    if masked is None:
+        return raw
+    sys.stderr.write("thresher expand: secret values are masked as in the filtered output "
+                     "(`thresher expand --unmasked` in a terminal shows them)\n")
+    return masked
+
+
 def main(argv: list[str]) -> int:
     """Print the original (or a slice) of HANDLE; exit 1 when it is unknown or expired."""
     ap = argparse.ArgumentParser(prog="thresher expand", description=__doc__,
@@ -79,10 +96,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive)")
     ap.add_argument("--grep", metavar="PATTERN", help="only lines matching this regex, numbered")
     ap.add_argument("--raw", action="store_true", help="with --grep: bare lines, no N: prefixes")
+    ap.add_argument("--unmasked", action="store_true",
+                    help="show masked secret values as they were (refused unless stdout is a terminal)")
     try:
         args = ap.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if args.unmasked and not sys.stdout.isatty():
+        sys.stderr.write("thresher expand: --unmasked prints secret values, so only to a terminal "
+                         "(stdout here is a pipe or a file); run it yourself in a terminal\n")
+        return 2
     from thresher.dataflow.errors import ArchiveError
     from thresher.stores.archive import default_archive
     archive = default_archive()
@@ -95,6 +118,8 @@ def main(argv: list[str]) -> int:
     except Exception as exc:  # noqa: BLE001 - an unreadable store is still a clear message
         sys.stderr.write(f"thresher expand: cannot read the archive: {exc}\n")
         return 1
+    if not args.unmasked:
+        raw = _masked(archive, handle, raw)
     try:
         shown, note = select(raw, args.lines, args.grep, args.raw)
     except ValueError:

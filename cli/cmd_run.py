@@ -4,11 +4,17 @@ Contract:
 - the exit status is the command's, bit-exact (death by signal n → 128+n; not found → 127; not
   executable → 126); thresher's own failure never changes it and means raw output;
 - stdout and stderr stay separate; stdout goes through the graph of the command's class; stderr of
-  a failing command passes byte-exact (on success it is filtered as its own payload);
+  a failing command passes byte-exact (on success it is filtered as its own payload) — except a
+  failing ``curl -v``'s credential header lines (``> Authorization: [thresher: value masked, N
+  chars]``), followed by a footer naming the original;
 - stdin is inherited; watchers, followers, dev servers and interactive programs (classifier class
   ``stream``) and machine-format output (class ``verbatim``) run untouched via exec;
 - output over 64 MiB, or a command still running after ``--stream-after`` seconds (default 20),
   switches to raw streaming passthrough: nothing is held back or lost;
+- a bad thresher option (unknown, missing value) runs the command unfiltered with a one-line
+  warning on stderr; a signal (any catchable one) goes to the command, also one that arrives while
+  thresher is still starting (the command is then started untouched and handed the signal);
+- a reader that goes away (``| head -1``) ends the command as the shell would (SIGPIPE: 141);
 - cheap environment defaults (NO_COLOR=1, pagers off, colour off for cargo/pytest/npm) are set only
   where the user has not set them.
 """
@@ -35,31 +41,48 @@ MAX_CAPTURE = 64 * 1024 * 1024
 
 
 def parse(argv: list[str]) -> tuple[dict, list[str]]:
-    """Split thresher's options from the command; raise ValueError on bad usage."""
+    """Split thresher's options from the command; raise ValueError when there is no command.
+
+    A bad option (unknown, missing or malformed value) does not stop the command: it is noted in
+    ``opts["bad"]`` and the caller runs the command untouched, with a warning (thresher's own
+    usage error must never cost the agent its command).
+    """
     opts = {"raw": False, "role": os.environ.get("THRESHER_ROLE", "default"), "pclass": None,
-            "stream_after": 20.0}
+            "stream_after": 20.0, "bad": []}
+    keys = {"--role": "role", "--class": "pclass", "--stream-after": "stream_after"}
     i = 0
     while i < len(argv) and argv[i] != "--":
         flag, eq, value = argv[i].partition("=")
         if flag == "--raw":
             opts["raw"] = True
-        elif flag in ("--role", "--class", "--stream-after"):
+        elif flag in keys:
             if not eq:
+                if i + 1 >= len(argv) or argv[i + 1] == "--":
+                    opts["bad"].append(f"option {flag} needs a value")
+                    i += 1
+                    continue
                 i += 1
-                if i >= len(argv):
-                    raise ValueError(f"option {flag} needs a value")
                 value = argv[i]
-            key = {"--role": "role", "--class": "pclass", "--stream-after": "stream_after"}[flag]
-            opts[key] = float(value) if key == "stream_after" else value
+            _set(opts, keys[flag], flag, value)
         elif flag.startswith("-"):
-            raise ValueError(f"unknown option {argv[i]!r}")
+            opts["bad"].append(f"unknown option {argv[i]!r}")
         else:
             break  # the command starts here (the `--` is optional when unambiguous)
         i += 1
     cmd = argv[i + 1:] if i < len(argv) and argv[i] == "--" else argv[i:]
     if not cmd:
-        raise ValueError("no command given")
+        raise ValueError("; ".join(opts["bad"] + ["no command given"]))
     return opts, cmd
+
+
+def _set(opts: dict, key: str, flag: str, value: str) -> None:
+    if key != "stream_after":
+        opts[key] = value
+        return
+    try:
+        opts[key] = float(value)
+    except ValueError:
+        opts["bad"].append(f"option {flag} wants a number of seconds, got {value!r}")
 
 
 def _exec(cmd: list[str]) -> int:
@@ -89,32 +112,88 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         sys.stderr.write(f"thresher run: {exc}\n{HELP}")
         return 2
+    if opts["bad"]:
+        sys.stderr.write(f"thresher run: {'; '.join(opts['bad'])} (running the command unfiltered;"
+                         " see `thresher run --help`)\n")
     from thresher import switches
-    if opts["raw"] or switches.disabled():
+    if opts["raw"] or opts["bad"] or switches.disabled():
         return _exec(cmd)
+    from thresher.runner import Forwarder, Held
+    fwd = Forwarder().install()  # from here on a signal is the command's, never our traceback
+    try:
+        return _run(cmd, opts, fwd)
+    except Held:
+        # a signal during thresher's own start-up (a cold plan cache compiles for seconds): give
+        # up filtering, start the command untouched and hand it the signal, as the shell would
+        fwd.abort_early = False
+        return _passthrough(cmd, fwd)
+    finally:
+        fwd.restore()
+
+
+def _passthrough(cmd: list[str], fwd) -> int:
+    from thresher.runner import run_passthrough
+    cap = run_passthrough(cmd, dict(os.environ), fwd)
+    if cap.spawn_error:
+        sys.stderr.write(f"thresher run: {cap.spawn_error}\n")
+    return cap.status
+
+
+def _run(cmd: list[str], opts: dict, fwd) -> int:
     command = _command_line(cmd)
+    fwd.abort_early = True
     try:
         from thresher.dataflow.plan import PASSTHROUGH_CLASSES, load_plans
         plans = load_plans()
         pclass = opts["pclass"] or plans.classify(command)
     except Exception:  # noqa: BLE001 - no plans: run untouched
-        return _exec(cmd)
-    if pclass in PASSTHROUGH_CLASSES:
-        return _exec(cmd)
+        pclass, plans = "", None
+    fwd.abort_early = False
+    if plans is None or pclass in PASSTHROUGH_CLASSES:
+        return _passthrough(cmd, fwd) if fwd.pending else _exec(cmd)
     env = dict(os.environ)
     for key, value in QUIET_ENV.items():
         env.setdefault(key, value)
     from thresher.runner import run_captured
-    cap = run_captured(cmd, env, max_bytes=MAX_CAPTURE, stream_after=opts["stream_after"])
+    cap = run_captured(cmd, env, max_bytes=MAX_CAPTURE, stream_after=opts["stream_after"], fwd=fwd)
     if cap.spawn_error:
         sys.stderr.write(f"thresher run: {cap.spawn_error}\n")
         return cap.status
     if not cap.streamed:
         ctx = {"command": command, "exit_code": cap.status, "pclass": pclass, "role": opts["role"],
                "plans": plans}
-        _emit(1, bytes(cap.stdout), "stdout", ctx)
-        _emit(2, bytes(cap.stderr), "stderr", ctx, keep=cap.status != 0)
+        if 1 not in cap.gone:
+            _emit(1, bytes(cap.stdout), "stdout", ctx)
+        if 2 not in cap.gone:
+            _emit(2, bytes(cap.stderr), "stderr", ctx, keep=cap.status != 0)
     return cap.status
+
+
+def _mask_kept(data: bytes, ctx: dict) -> bytes:
+    """A failing curl's kept stderr with its credential headers masked (``> Authorization: ...``;
+    the error lines stay byte-exact), plus a footer naming the archived original; ``data`` when
+    there is nothing to mask. Hiding the credential outranks raw-on-archive-failure: the masked
+    lines say what they stand for, so without an archive only the footer is left out."""
+    try:
+        from thresher.stages.secrets import mask_kept_headers
+        found = mask_kept_headers(data)
+        if found is None:
+            return data
+        masked, count = found
+    except Exception:  # noqa: BLE001 - thresher's own failure: raw output
+        return data
+    try:
+        from thresher.dataflow.api import handle_of
+        from thresher.dataflow.markers import footer
+        from thresher.stores.archive import default_archive
+        handle = handle_of(data)
+        default_archive().put(handle, data, {"command": ctx["command"], "class": ctx["pclass"],
+                                             "exit_code": ctx["exit_code"], "stream": "stderr"})
+    except Exception:  # noqa: BLE001 - no archive: masked, without a handle to name
+        return masked
+    total = data.count(b"\n") + (not data.endswith(b"\n"))
+    end = b"" if masked.endswith(b"\n") else b"\n"
+    return masked + end + footer(count, total, handle).encode() + b"\n"
 
 
 def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> None:
@@ -125,6 +204,8 @@ def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> N
     """
     out, res, measuring, scope = data, None, False, ""
     from thresher import switches
+    if data and keep and ctx["pclass"] == "http":
+        out = _mask_kept(data, ctx)
     if data and not keep:
         try:
             from thresher.dataflow.api import compress

@@ -6,6 +6,19 @@ and pipes reach the command unchanged). Output is buffered so it can be compress
 command exits — unless it grows past ``max_bytes`` or the command is still running after
 ``stream_after`` seconds: then everything buffered so far is written out raw and the rest streams
 through as it comes (the agent sees the real output, never a stall).
+
+Behaving like the shell would without thresher in between:
+
+- signals: every catchable signal whose default action ends a process (INT, TERM, HUP, QUIT, USR1,
+  USR2, ALRM, real-time ones, ...) is forwarded to the command instead of killing thresher, so the
+  command decides and what it printed is still delivered. The handlers are installed before the
+  command exists (:class:`Forwarder`); a signal that arrives earlier is held and sent to it as
+  soon as it is spawned. Job-control signals, SIGCHLD and the synchronous faults are ours alone.
+- a reader that goes away (``thresher run -- yes | head -1``): when our stdout (or stderr) is a pipe
+  or socket whose reader closed, the command's pipe for that stream is closed too, at once, so the
+  command meets exactly the EPIPE/SIGPIPE it would have met writing there itself (``yes`` dies of
+  SIGPIPE: status 141, as in the shell). What was buffered for that stream is dropped: nobody is
+  left to read it.
 """
 
 from __future__ import annotations
@@ -13,15 +26,91 @@ from __future__ import annotations
 import os
 import select
 import signal
+import stat
 import time
 
 CHUNK = 1 << 16
+
+_OURS = ("SIGKILL", "SIGSTOP", "SIGCHLD", "SIGCLD", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGCONT",
+         "SIGPIPE", "SIGXFSZ", "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGTRAP", "SIGABRT",
+         "SIGIOT", "SIGSYS", "SIGEMT", "SIGWINCH", "SIGURG", "SIGINFO")
+"""Not forwarded: uncatchable, job control (the terminal signals the whole process group),
+SIGCHLD (about the command itself), our own write errors and faults, and signals whose default
+action is to do nothing."""
+_PY_IGNORED = tuple(getattr(signal, n) for n in ("SIGPIPE", "SIGXFSZ") if hasattr(signal, n))
+"""Python ignores these at start-up; the command gets them back at their default."""
+
+
+def forwarded_signals() -> list[int]:
+    """The signals :class:`Forwarder` passes on to the command."""
+    ours = {getattr(signal, n) for n in _OURS if hasattr(signal, n)}
+    return sorted(s for s in signal.valid_signals() if s not in ours)
+
+
+class Held(BaseException):
+    """Raised by the handlers while :attr:`Forwarder.abort_early` is set and no command runs yet:
+    thresher's own start-up is abandoned and the command run untouched (the signal is then sent
+    to it). A BaseException so no ``except Exception`` on the way swallows it."""
+
+
+class Forwarder:
+    """Handlers that pass signals to the command (held until it is spawned); ``restore()`` undoes."""
+
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.pending: list[int] = []
+        self.abort_early = False
+        self.done = False  # the command was reaped: its pid may belong to someone else now
+        self._old: dict[int, object] = {}
+
+    def install(self) -> "Forwarder":
+        """Install the handlers (a signal inherited as ignored stays ignored, for us and the child)."""
+        for sig in forwarded_signals():
+            try:
+                if signal.getsignal(sig) is signal.SIG_IGN:
+                    continue  # e.g. SIGHUP under nohup: the command inherits the ignore
+                self._old[sig] = signal.signal(sig, self._handle)
+            except (OSError, ValueError, RuntimeError):
+                continue  # reserved by the C library, or not settable here
+        return self
+
+    def _handle(self, signum, frame) -> None:  # noqa: ARG002 - signal handler signature
+        if self.done:
+            return  # the command is over; what it printed is being delivered (bounded work)
+        if self.pid is None:
+            self.pending.append(signum)
+            if self.abort_early:
+                raise Held(signum)
+            return
+        try:
+            os.kill(self.pid, signum)
+        except ProcessLookupError:
+            pass
+
+    def started(self, pid: int) -> None:
+        """The command runs as ``pid``: send it what arrived before."""
+        self.pid = pid
+        for sig in self.pending:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        self.pending.clear()
+
+    def restore(self) -> None:
+        """Put the previous handlers back."""
+        for sig, old in self._old.items():
+            try:
+                signal.signal(sig, old)
+            except (OSError, ValueError, TypeError):
+                pass
+        self._old.clear()
 
 
 class Captured:
     """What a run produced: exit status (shell convention), the two streams, and whether they streamed."""
 
-    __slots__ = ("status", "stdout", "stderr", "streamed", "spawn_error")
+    __slots__ = ("status", "stdout", "stderr", "streamed", "spawn_error", "gone")
 
     def __init__(self) -> None:
         self.status = 0
@@ -29,6 +118,7 @@ class Captured:
         self.stderr = bytearray()
         self.streamed = False
         self.spawn_error = ""
+        self.gone: set[int] = set()  # our fds (1, 2) whose reader went away: nothing to emit there
 
 
 def exit_status(wait_status: int) -> int:
@@ -38,90 +128,150 @@ def exit_status(wait_status: int) -> int:
     return os.waitstatus_to_exitcode(wait_status)
 
 
-def _spawn(argv: list[str], env: dict, out_w: int, err_w: int) -> int:
-    actions = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
-    return os.posix_spawnp(argv[0], argv, env, file_actions=actions,
-                           setsigdef=(signal.SIGINT, signal.SIGTERM, signal.SIGPIPE))
+def _spawn(argv: list[str], env: dict, actions: list) -> int:
+    return os.posix_spawnp(argv[0], argv, env, file_actions=actions, setsigdef=_PY_IGNORED)
 
 
-def run_captured(argv: list[str], env: dict, *, max_bytes: int, stream_after: float) -> Captured:
-    """Run ``argv``; capture both streams (or stream them raw past the limits); wait for the exit."""
-    cap = Captured()
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    try:
-        pid = _spawn(argv, env, out_w, err_w)
-    except OSError as exc:
-        for fd in (out_r, out_w, err_r, err_w):
-            os.close(fd)
-        cap.status = 127 if isinstance(exc, FileNotFoundError) else 126
-        cap.spawn_error = f"{argv[0]}: {'command not found' if cap.status == 127 else exc.strerror}"
-        return cap
-    os.close(out_w)
-    os.close(err_w)
-    forward = _forward_signals(pid)
-    try:
-        _pump(cap, {out_r: (cap.stdout, 1), err_r: (cap.stderr, 2)}, max_bytes, stream_after)
-        _, status = os.waitpid(pid, 0)
-    finally:
-        for sig, old in forward.items():
-            signal.signal(sig, old)
-    cap.status = exit_status(status)
+def _spawn_error(cap: Captured, argv: list[str], exc: OSError) -> Captured:
+    cap.status = 127 if isinstance(exc, FileNotFoundError) else 126
+    cap.spawn_error = f"{argv[0]}: {'command not found' if cap.status == 127 else exc.strerror}"
     return cap
 
 
-def _forward_signals(pid: int) -> dict:
-    """Pass SIGINT/SIGTERM/SIGHUP on to the child instead of dying with its output in our buffers."""
-    def handler(signum, frame):  # noqa: ARG001 - signal handler signature
+def _wait(pid: int, fwd: Forwarder) -> int:
+    while True:
         try:
-            os.kill(pid, signum)
-        except ProcessLookupError:
-            pass
-    return {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+            status = exit_status(os.waitpid(pid, 0)[1])
+        except InterruptedError:
+            continue
+        fwd.done = True
+        return status
+
+
+def run_passthrough(argv: list[str], env: dict, fwd: Forwarder) -> Captured:
+    """Run ``argv`` on our own stdout/stderr (nothing captured), forwarding signals; wait for it."""
+    cap = Captured()
+    try:
+        pid = _spawn(argv, env, [])
+    except OSError as exc:
+        return _spawn_error(cap, argv, exc)
+    fwd.started(pid)
+    cap.status = _wait(pid, fwd)
+    return cap
+
+
+def run_captured(argv: list[str], env: dict, *, max_bytes: int, stream_after: float,
+                 fwd: Forwarder | None = None) -> Captured:
+    """Run ``argv``; capture both streams (or stream them raw past the limits); wait for the exit."""
+    cap = Captured()
+    own = fwd is None
+    fwd = fwd or Forwarder().install()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    try:
+        try:
+            pid = _spawn(argv, env, [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)])
+        except OSError as exc:
+            for fd in (out_r, err_r):
+                os.close(fd)
+            return _spawn_error(cap, argv, exc)
+        finally:
+            os.close(out_w)
+            os.close(err_w)
+        fwd.started(pid)
+        _pump(cap, {out_r: (cap.stdout, 1), err_r: (cap.stderr, 2)}, max_bytes, stream_after)
+        cap.status = _wait(pid, fwd)
+    finally:
+        if own:
+            fwd.restore()
+    return cap
+
+
+def _watchable(fd: int) -> bool:
+    """True when ``fd`` is a pipe or socket: poll then reports POLLERR/POLLHUP when its reader goes."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def _pump(cap: Captured, fds: dict, max_bytes: int, stream_after: float) -> None:
     poller = select.poll()
     for fd in fds:
         poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+    sources = {target: fd for fd, (_, target) in fds.items()}
+    for target in sources:
+        if _watchable(target):
+            poller.register(target, 0)  # revents: only POLLERR/POLLHUP, when the reader closed
     deadline = time.monotonic() + stream_after
     while fds:
         timeout = None if cap.streamed else max(0, deadline - time.monotonic()) * 1000
         events = poller.poll(timeout)
         if not cap.streamed and (time.monotonic() >= deadline or
                                  len(cap.stdout) + len(cap.stderr) > max_bytes):
-            _start_streaming(cap)
+            for target in _start_streaming(cap):
+                _reader_gone(cap, poller, fds, sources, target)
         for fd, _ in events:
-            try:
-                block = os.read(fd, CHUNK)
-            except InterruptedError:
-                continue
-            if not block:
-                poller.unregister(fd)
-                os.close(fd)
-                del fds[fd]
-                continue
-            buf, target = fds[fd]
-            if cap.streamed:
-                _write_all(target, block)
-            else:
-                buf += block
+            if fd in sources and fd not in fds:
+                _reader_gone(cap, poller, fds, sources, fd)
+            elif fd in fds:
+                _read_one(cap, poller, fds, sources, fd)
 
 
-def _start_streaming(cap: Captured) -> None:
-    """Write what was buffered, raw, and switch to passthrough for the rest of the run."""
+def _read_one(cap: Captured, poller, fds: dict, sources: dict, fd: int) -> None:
+    try:
+        block = os.read(fd, CHUNK)
+    except InterruptedError:
+        return
+    if not block:
+        _drop(poller, fds, fd)
+        return
+    buf, target = fds[fd]
+    if not cap.streamed:
+        buf += block
+    elif not _write_all(target, block):
+        _reader_gone(cap, poller, fds, sources, target)
+
+
+def _drop(poller, fds: dict, fd: int) -> None:
+    if fd in fds:
+        poller.unregister(fd)
+        os.close(fd)
+        del fds[fd]
+
+
+def _reader_gone(cap: Captured, poller, fds: dict, sources: dict, target: int) -> None:
+    """Nobody reads our ``target`` any more: close the command's pipe for it, drop its buffer."""
+    fd = sources.pop(target, None)
+    if fd is None:
+        return
+    try:
+        poller.unregister(target)
+    except KeyError:
+        pass
+    cap.gone.add(target)
+    if fd in fds:
+        fds[fd][0].clear()
+        _drop(poller, fds, fd)
+
+
+def _start_streaming(cap: Captured) -> list[int]:
+    """Write what was buffered, raw, and switch to passthrough; return the fds that hit EPIPE."""
     cap.streamed = True
-    _write_all(1, bytes(cap.stdout))
-    _write_all(2, bytes(cap.stderr))
+    return [fd for fd, buf in ((1, cap.stdout), (2, cap.stderr))
+            if fd not in cap.gone and not _write_all(fd, bytes(buf))]
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def _write_all(fd: int, data: bytes) -> bool:
+    """Write all of ``data``; False when the reader is gone (EPIPE)."""
     view = memoryview(data)
     while view:
         try:
             n = os.write(fd, view)
         except BrokenPipeError:
-            return
+            return False
         except InterruptedError:
             continue
         view = view[n:]
+    return True

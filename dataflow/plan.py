@@ -22,6 +22,7 @@ import sys
 from blake3 import blake3
 
 from . import __version__
+from .paths import under_home
 
 ORIGINS = ("built-in", "user", "project")
 PASSTHROUGH_CLASSES = ("verbatim", "stream")
@@ -39,7 +40,7 @@ def builtin_dir() -> str:
 def user_dir() -> str:
     """Folder of the user's own graphs."""
     base = os.environ.get("THRESHER_CONFIG_HOME") or os.path.join(
-        os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"), "thresher")
+        os.environ.get("XDG_CONFIG_HOME") or under_home(".config"), "thresher")
     return os.path.join(base, "graphs")
 
 
@@ -59,7 +60,7 @@ def project_dir(cwd: str | None = None) -> str | None:
 def cache_dir() -> str:
     """Where compiled plans are cached."""
     return os.environ.get("THRESHER_CACHE_HOME") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "thresher")
+        os.environ.get("XDG_CACHE_HOME") or under_home(".cache"), "thresher")
 
 
 def _listing(folder: str | None, suffixes: tuple[str, ...]) -> list[str]:
@@ -266,11 +267,12 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
     path = plans_cache_path(cwd)
     plans = None
     if use_cache:
-        try:
-            with open(path, "rb") as fh:
-                plans = Plans(marshal.loads(fh.read()))
-        except (OSError, ValueError, EOFError, TypeError):
-            pass
+        blob = read_cache(path)
+        if blob is not None:
+            try:
+                plans = Plans(marshal.loads(blob))
+            except (ValueError, EOFError, TypeError, KeyError):
+                pass
     if plans is None:
         from .build import build_all, warm_filters  # control plane: pydantic, yaml, networkx
         usable, untrusted = trusted_only(discover(cwd))
@@ -286,13 +288,55 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
     return plans
 
 
-def _write_atomic(path: str, blob: bytes) -> None:
-    """Write ``blob`` to ``path`` atomically; a cache that cannot be written is not an error."""
+def read_cache(path: str) -> bytes | None:
+    """The bytes of cache file ``path``, or ``None`` when it is missing or not trustworthy.
+
+    A cached plan names ``module:attr`` stages that get imported, so whoever can write the file
+    can run code as us: a file that is not a regular file we own, or that others can write, is
+    refused (the caller rebuilds it, and :func:`_write_atomic` replaces it with a private one).
+    """
+    import stat
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _private_dir(folder: str) -> None:
+    """Create ``folder`` 0700, or make an existing one of ours 0700."""
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    st = os.stat(folder)
+    if st.st_uid == os.getuid() and st.st_mode & 0o077:
+        os.chmod(folder, 0o700)
+
+
+def _write_atomic(path: str, blob: bytes) -> None:
+    """Write ``blob`` to ``path`` atomically, 0600 in a 0700 folder (whatever the umask); a cache
+    that cannot be written is not an error."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        _private_dir(os.path.dirname(path))
+        try:
+            os.unlink(tmp)  # a leftover of an interrupted write by a process with our pid
+        except FileNotFoundError:
+            pass
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), 0o600)
             fh.write(blob)
         os.replace(tmp, path)
     except OSError:
-        pass
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass

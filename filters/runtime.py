@@ -24,7 +24,7 @@ import sys
 
 from thresher.dataflow.plan import (
     FILTER_SUFFIXES, _listing, _write_atomic, cache_dir, filter_files, project_filter_files,
-    seeded_hash, shipped_filter_dir, user_filter_dir)
+    read_cache, seeded_hash, shipped_filter_dir, user_filter_dir)
 
 _KEY_SOURCES = ("thresher.filters.load", "thresher.filters.model")
 _WARNED: set[tuple[str, str]] = set()
@@ -91,10 +91,10 @@ def load(cwd: str | None = None, *, use_cache: bool = True, warn: bool = True) -
     path = os.path.join(cache_dir(), f"filters-{_key(entries)}.marshal")
     data = None
     if use_cache:
+        blob = read_cache(path)  # refuses a file that is not ours or that others can write
         try:
-            with open(path, "rb") as fh:
-                data = marshal.loads(fh.read())
-        except (OSError, ValueError, EOFError, TypeError):
+            data = marshal.loads(blob) if blob is not None else None
+        except (ValueError, EOFError, TypeError):
             data = None
     if data is None:
         from .load import compile_files  # control plane: yaml, pydantic

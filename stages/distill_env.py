@@ -19,6 +19,14 @@ A view that masks a secret is marked ``redacted``: the executor emits it even wh
 smaller than the input (hiding a credential outranks never-worse, INV-2), e.g. a one-line
 ``printenv GITHUB_TOKEN``. The env graph turns off Guard's tiny/small passthrough and Route's
 minimum saving, so masking reaches every env/printenv output; a stage failure still fails open.
+
+``.env`` files read with ``cat``/``head``/``tail`` (classified ``env`` too) are masked the same way:
+comments, blank lines and plain variables stay byte-exact; a secret ``[export ]NAME=value`` line
+becomes ``[export ]NAME=[thresher: value masked, N chars]`` (N counts the value as written, quotes
+included; a quoted value spanning lines is one masked line with its line count).
+
+:func:`mask_lines` is the line-for-line form ``thresher expand`` uses on the archived original of
+an env payload: the same values masked, every other line byte-exact, line numbers unchanged.
 """
 
 from __future__ import annotations
@@ -56,6 +64,98 @@ def secret_name(name: str) -> bool:
 def secret_value(value: str) -> bool:
     """True when ``value`` has the shape of a token, a private key or a URL with a password."""
     return _SECRET_VALUE.search(value) is not None
+
+
+_DOTENV = re.compile(r"^(?P<export>export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=[ \t]*"
+                     r"(?P<value>.*)$")
+
+
+def _dotenv_records(lines) -> list[tuple[int, int, "re.Match | None"]] | None:
+    """``(start, end, match)`` per line group of a ``.env`` file; ``None`` when it is not one.
+
+    A comment or blank line is its own group (match ``None``); a value that opens a quote it does
+    not close continues on the following lines up to the line that closes it.
+    """
+    groups, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip() or line.lstrip().startswith("#"):
+            groups.append((i, i + 1, None))
+            i += 1
+            continue
+        m = _DOTENV.match(line)
+        if m is None:
+            return None
+        end, value = i + 1, m["value"]
+        quote = value[:1]
+        if quote in ("'", '"') and (len(value) < 2 or not value.rstrip().endswith(quote)):
+            while end < len(lines) and not lines[end].rstrip().endswith(quote):
+                end += 1
+            end = min(end + 1, len(lines))
+        groups.append((i, end, m))
+        i = end
+    return groups if any(m is not None for _, _, m in groups) else None
+
+
+def _dotenv_secret(m, values: list[str]) -> bool:
+    return secret_name(m["name"]) or any(secret_value(v) for v in values)
+
+
+def _dotenv(payload) -> tuple[list, list] | None:
+    """Masked view of a ``.env`` file (``cat .env``), or ``None`` when it is not one."""
+    groups = _dotenv_records(payload.lines)
+    if groups is None:
+        return None
+    out, origin, changed = [], [], False
+    for start, end, m in groups:
+        values = [m["value"]] + list(payload.lines[start + 1:end]) if m else []
+        if m is None or not _dotenv_secret(m, values):
+            out.extend(payload.lines[start:end])
+            origin.extend(payload.origin[start:end])
+            continue
+        out.append((m["export"] or "") + _masked(m["name"], values, "masked"))
+        origin.append(SYNTHETIC)
+        changed = True
+    return (out, origin) if changed else None
+
+
+def mask_lines(lines: list[str], argv: "list[str] | tuple[str, ...]") -> list[str] | None:
+    """``lines`` (an env/printenv listing or a ``.env`` file) with the values :func:`run` masks
+    masked in place, line for line (a value's continuation lines become one-line notes); ``None``
+    when nothing is masked. For ``thresher expand``: same masking, same line numbers."""
+    tool = argv[0].rsplit("/", 1)[-1] if argv else ""
+    printenv = _printenv_values_of(lines, argv) if tool == "printenv" else None
+    if printenv is not None:
+        return printenv
+    if tool in ("env", "printenv"):
+        groups = [(a, b, _VAR.match(lines[a])) for a, b in _records(lines) or []]
+    else:
+        groups = _dotenv_records(lines) or []
+    out, changed = list(lines[:groups[0][0]]) if groups else [], False
+    for start, end, m in groups:
+        values = [m["value"]] + list(lines[start + 1:end]) if m else []
+        if m is None or not _dotenv_secret(m, values):
+            out.extend(lines[start:end])
+            continue
+        prefix = m["export"] or "" if "export" in m.re.groupindex else ""
+        out.append(prefix + _masked(m["name"], values, "masked"))
+        out.extend(f"[thresher: line {k} of {m['name']}'s value masked]"
+                   for k in range(2, end - start + 1))
+        changed = True
+    return out if changed else None
+
+
+def _printenv_values_of(lines: list[str], argv) -> list[str] | None:
+    names = [a for a in argv[1:] if not a.startswith("-")]
+    if not names:
+        return None
+    if len(lines) != len(names):  # an unset name prints nothing: values no longer pair with names
+        if not any(secret_name(n) for n in names) and not any(secret_value(v) for v in lines):
+            return None
+        return [f"[thresher: printenv output line masked, {len(v)} chars]" for v in lines]
+    out = [_masked(n, [v], "masked") if secret_name(n) or secret_value(v) else v
+           for n, v in zip(names, lines)]
+    return out if out != list(lines) else None
 
 
 def _records(lines) -> list[tuple[int, int]] | None:
@@ -132,7 +232,7 @@ def run(payload, params, ctx):
     """The listing with secret (and huge noise) values replaced by counted summary lines."""
     if any(o < 0 for o in payload.origin):
         return None  # already summarised upstream: the view no longer maps line for line
-    found = _listing(payload, params) or _printenv_values(payload)
+    found = _listing(payload, params) or _printenv_values(payload) or _dotenv(payload)
     if found is None:
         return None
     view = payload.with_view(*found)

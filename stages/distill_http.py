@@ -7,7 +7,10 @@ Dropped (counted in one summary line):
   ``*  subject:``) and every error stay;
 - wget's dot progress rows (``  50K .......... ....  0%  673M 0s``).
 
-Request (``>``) and response (``<``) headers, ``*`` connection notes, the body, wget's status lines
+Credentials in headers (``> Authorization:``, ``> Cookie:``, ``< Set-Cookie:``, ``X-Api-Key``...)
+are masked to ``> Authorization: [thresher: value masked, N chars]`` (declared summary lines, the
+view marked ``redacted``; see :mod:`thresher.stages.secrets`). Other request (``>``) and response
+(``<``) headers, ``*`` connection notes, the body, wget's status lines
 (``HTTP request sent, awaiting response... 200 OK``, ``Length:``, ``saved [n/n]``) and every error
 are kept. A JSON body never reaches this stage (Guard passes it byte-exact); other bodies are the
 answer and are only ever cut by the budget trim, which counts what it drops.
@@ -17,7 +20,8 @@ from __future__ import annotations
 
 import re
 
-from .dropsum import drop
+from .dropsum import drop, protected
+from .secrets import mask_header_line, mask_view
 
 _NOISE = (
     (re.compile(r"^\s*% Total\s+% Received % Xferd\s+Average Speed|^\s+Dload\s+Upload\s+Total\s+Spent"),
@@ -40,6 +44,9 @@ def _kind(line: str) -> str | None:
 
 
 def run(payload, params, ctx):
-    """The output without progress meters and transfer chatter, or ``None`` when there is none."""
+    """The output without progress meters and transfer chatter, credentials in headers masked, or
+    ``None`` when there is neither."""
     tool = "wget" if re.search(r"(?:^|[\s/])wget\s", payload.command) else "curl"
-    return drop(payload, [_kind(line) for line in payload.lines], tool)
+    dropped = drop(payload, [_kind(line) for line in payload.lines], tool)
+    masked = mask_view(dropped or payload, mask_header_line, keep=protected)
+    return masked or dropped

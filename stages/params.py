@@ -256,6 +256,10 @@ class DistillEnvParams(_Params):
     noise_min_chars: int = Field(200, ge=0, description="hide a noise variable's value only when longer than this")
 
 
+class MaskJsonParams(_Params):
+    """mask-json: credential values in JSON (no settings: what is a credential is fixed)."""
+
+
 class DistillHttpParams(_Params):
     """distill-http: curl / wget (no settings yet: the shapes it drops are fixed)."""
 

@@ -88,12 +88,16 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "long markdown: every heading, the best lines by BM25/position/salience, sections "
            "elided with exact counts; `--mode section:NAME` slices one section", emits_summaries=True),
     _entry("distill-env", "distill", "distill_env", "DistillEnvParams",
-           "env/printenv: every name kept; secret values (by name or shape) and huge noise values "
+           "env/printenv listings and .env files: every name kept; secret values (by name or shape) and huge noise values "
            "replaced by NAME=[thresher: value masked, N chars] summary lines", accepts=("env",),
            emits_summaries=True),
     _entry("html-outline", "distill", "distill_html", "HtmlOutlineParams",
            "long HTML page: heading and anchor rows, the best visible-text rows (script, style, "
            "nav dropped), the rest elided with exact counts; sections by name", emits_summaries=True),
+    _entry("mask-json", "distill", "secrets", "MaskJsonParams",
+           "JSON: string values under credential keys (password, secret, token, apiKey...) or "
+           "shaped like credentials replaced in their line by \"[thresher: value masked, N chars]\"; "
+           "leaves via `masked`", ports=("out", "masked"), emits_summaries=True),
     _entry("distill-http", "distill", "distill_http", "DistillHttpParams",
            "curl/wget: drop progress meters, data markers, TLS record lines and wget dot rows "
            "(counted); headers, bodies and errors byte-exact", accepts=("http",), emits_summaries=True),

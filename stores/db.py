@@ -5,25 +5,39 @@ folder, in WAL mode so many agent shells can write at once (writers queue on a b
 of failing). One file rather than one per store: one connection per process on the hot path, one
 schema version, one recovery path.
 
+A held lock (another process inside a long transaction, a stuck ``sqlite3`` shell) never delays
+the agent by more than :data:`BUSY_TIMEOUT_S` per process: the operation that met the lock fails
+(its caller fails open: raw output, no event), the skip is appended to ``store-skips`` next to the
+database (``thresher doctor`` counts them), and until one operation succeeds again this process
+does not wait at all.
+
 The schema is versioned with ``PRAGMA user_version``; ``MIGRATIONS[i]`` upgrades version ``i`` to
-``i + 1`` inside one ``BEGIN IMMEDIATE`` transaction, so concurrent first opens migrate once. A
-database from a newer thresher is left alone (the stores then fail, and outputs go out raw).
+``i + 1`` inside one ``BEGIN IMMEDIATE`` transaction, so concurrent first opens migrate once.
+
+A database that is not thresher's — a ``user_version`` this thresher does not know (a newer
+thresher, another program) or tables missing for the version it claims — is moved aside like a
+corrupt one (``thresher.db.foreign-*``), so the stores work again instead of failing forever.
 
 A corrupt database (not a database, malformed image) is moved aside as ``thresher.db.corrupt-*``
 and recreated under a lock file, so the command's output is still delivered; the old file stays
-for inspection. A missing or replaced file is noticed by inode and reopened.
+for inspection, 0600 whatever mode it had (it holds raw tool outputs). A missing or replaced file is noticed by inode and reopened.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 
 from thresher.dataflow.errors import ThresherError
+from thresher.dataflow.paths import under_home
+
+from .skips import note_skip
 
 DB_NAME = "thresher.db"
-BUSY_TIMEOUT_S = 10.0
-"""How long a writer waits for another process's transaction (WAL: short, one writer at a time)."""
+BUSY_TIMEOUT_S = 1.0
+"""How long an operation waits for another process's transaction (WAL: writers hold it for
+milliseconds) before it is skipped; the bound on what a held lock costs one command."""
 
 MIGRATIONS = (
     # v1: the archive of raw payloads (data NULL + gone set = a tombstone, so expand can say why).
@@ -66,18 +80,46 @@ class StoreError(ThresherError):
     """The database cannot be opened or used (the caller fails open)."""
 
 
+class ForeignDatabase(StoreError):
+    """``thresher.db`` is not a thresher database this version can use: moved aside and recreated."""
+
+
+class StoreBusy(StoreError):
+    """Another process holds the database lock: the operation was skipped (and counted)."""
+
+
+def _tables(statements: str) -> set[str]:
+    return set(re.findall(r"CREATE TABLE (\w+)", statements))
+
+
+REQUIRED_TABLES = tuple(frozenset().union(*(_tables(m) for m in MIGRATIONS[:v]))
+                        for v in range(SCHEMA_VERSION + 1))
+"""The tables a database of each schema version must have."""
+
+
 def home() -> str:
     """thresher's data folder: ``$THRESHER_HOME``, else ``$XDG_DATA_HOME/thresher``."""
     return os.environ.get("THRESHER_HOME") or os.path.join(
-        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "thresher")
+        os.environ.get("XDG_DATA_HOME") or under_home(".local", "share"), "thresher")
 
 
 def is_corruption(exc: BaseException) -> bool:
-    """True for errors that mean a damaged file, not a busy or unwritable one."""
+    """True for errors that mean a damaged or foreign file, not a busy or unwritable one."""
     import sqlite3
+    if isinstance(exc, ForeignDatabase):
+        return True
     if isinstance(exc, sqlite3.OperationalError):
         return False  # locked, read-only, disk full, cannot open: not the file's fault
     return isinstance(exc, sqlite3.DatabaseError)
+
+
+def is_locked(exc: BaseException) -> bool:
+    """True for SQLite's "database is locked" / "busy" errors (another process holds the lock)."""
+    import sqlite3
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
 
 
 def _ensure_file(path: str) -> None:
@@ -94,10 +136,9 @@ def _ensure_file(path: str) -> None:
 def migrate(conn) -> int:
     """Bring the schema up to :data:`SCHEMA_VERSION`; return the version found before."""
     found = conn.execute("PRAGMA user_version").fetchone()[0]
+    check_schema(conn, found)
     if found == SCHEMA_VERSION:
         return found
-    if found > SCHEMA_VERSION:
-        raise StoreError(f"database schema v{found} is newer than this thresher (v{SCHEMA_VERSION})")
     conn.execute("BEGIN IMMEDIATE")
     try:
         found = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have won
@@ -113,6 +154,19 @@ def migrate(conn) -> int:
     return found
 
 
+def check_schema(conn, version: int) -> None:
+    """Raise :class:`ForeignDatabase` unless ``conn`` holds a thresher schema of ``version``."""
+    if not 0 <= version <= SCHEMA_VERSION:
+        raise ForeignDatabase(f"database user_version {version} is not a thresher schema this "
+                              f"version knows (v0-v{SCHEMA_VERSION})")
+    tables = {r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    missing = REQUIRED_TABLES[version] - tables
+    if missing or (version == 0 and tables):
+        raise ForeignDatabase(f"database claims schema v{version} but has tables "
+                              f"{sorted(tables)} (missing {sorted(missing)})")
+
+
 def rollback(conn) -> None:
     """Roll back if a transaction is open (SQLite may already have rolled it back itself)."""
     try:
@@ -121,11 +175,10 @@ def rollback(conn) -> None:
         pass
 
 
-def _open(path: str):
+def _open(path: str, timeout: float = BUSY_TIMEOUT_S):
     import sqlite3
     _ensure_file(path)
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                           check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         # No fsync: NORMAL costs ~2 ms on a process's first commit and ~2 ms more at exit (the
@@ -140,41 +193,58 @@ def _open(path: str):
     return conn
 
 
-def move_aside(path: str) -> str:
-    """Rename a damaged database (and its -wal/-shm) out of the way; return the new name."""
+def move_aside(path: str, why: str = "corrupt") -> str:
+    """Rename a damaged (or foreign) database and its -wal/-shm out of the way, 0600; return the
+    new name."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = f"{path}.corrupt-{stamp}-{os.getpid()}"
+    target = f"{path}.{why}-{stamp}-{os.getpid()}"
     for suffix in ("", "-wal", "-shm"):
         try:
             os.replace(path + suffix, target + suffix)
+            os.chmod(target + suffix, 0o600)  # raw tool outputs: never readable by others
         except FileNotFoundError:
             pass
     return target
 
 
-def _recover(path: str):
-    """Open ``path``, moving a corrupt file aside first; serialised by a lock file."""
+def _recover(path: str, timeout: float = BUSY_TIMEOUT_S):
+    """Open ``path``, moving a corrupt or foreign file aside first; serialised by a lock file
+    (waited for at most ``timeout``, like the database's own lock)."""
     import fcntl
+    import sqlite3
     _ensure_file(path)
     with open(path + ".lock", "a+b") as lock:
         os.chmod(path + ".lock", 0o600)
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        waited = 0.0
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if waited >= timeout:  # a message SQLite's own busy errors share: counted as a skip
+                    raise sqlite3.OperationalError("database is locked (recovery in progress)")
+                time.sleep(0.02)
+                waited += 0.02
         try:  # another process may already have recreated it
-            return _open(path)
+            return _open(path, timeout)
         except Exception as exc:  # noqa: BLE001 - decide below
             if not is_corruption(exc):
                 raise
-        move_aside(path)
-        return _open(path)
+            why = "foreign" if isinstance(exc, ForeignDatabase) else "corrupt"
+        move_aside(path, why)
+        return _open(path, timeout)
 
 
 class Database:
-    """A lazily opened connection to ``thresher.db`` that survives corruption and replacement."""
+    """A lazily opened connection to ``thresher.db`` that survives corruption and replacement,
+    and gives up quickly (counted) on a database another process keeps locked."""
 
     def __init__(self, folder: str | None = None) -> None:
-        self.path = os.path.join(folder or home(), DB_NAME)
+        self.folder = folder or home()
+        self.path = os.path.join(self.folder, DB_NAME)
         self._conn = None
         self._ino = None
+        self._timeout = BUSY_TIMEOUT_S  # 0 after a lock was met, until an operation succeeds
 
     def connect(self):
         """The open connection (reopened when the file was removed or replaced)."""
@@ -185,25 +255,49 @@ class Database:
         if self._conn is None or ino != self._ino:
             self.close()
             try:
-                self._conn = _open(self.path)
+                self._conn = _open(self.path, self._timeout)
             except Exception as exc:  # noqa: BLE001 - recover only from a damaged file
                 if not is_corruption(exc):
                     raise
-                self._conn = _recover(self.path)
+                self._conn = _recover(self.path, self._timeout)
             self._ino = os.stat(self.path).st_ino
         return self._conn
 
-    def run(self, fn):
-        """``fn(conn)``; on a corrupt database, move it aside, recreate it, and retry once."""
+    def run(self, fn, op: str = "read"):
+        """``fn(conn)``; on a corrupt database, move it aside, recreate it, and retry once.
+
+        A locked database raises :class:`StoreBusy` after at most one busy wait per process.
+        """
+        try:
+            result = self._run(fn)
+        except Exception as exc:  # noqa: BLE001
+            if not is_locked(exc):
+                raise
+            self._set_timeout(0.0)  # do not wait again while the lock is held
+            note_skip(self.folder, op)
+            raise StoreBusy(f"{self.path} is locked by another process: {op} skipped") from exc
+        if self._timeout != BUSY_TIMEOUT_S:
+            self._set_timeout(BUSY_TIMEOUT_S)
+        return result
+
+    def _run(self, fn):
         try:
             return fn(self.connect())
         except Exception as exc:  # noqa: BLE001
             if not is_corruption(exc):
                 raise
         self.close()
-        self._conn = _recover(self.path)
+        self._conn = _recover(self.path, self._timeout)
         self._ino = os.stat(self.path).st_ino
         return fn(self._conn)
+
+    def _set_timeout(self, seconds: float) -> None:
+        self._timeout = seconds
+        if self._conn is not None:
+            try:
+                self._conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+            except Exception:  # noqa: BLE001 - the next open sets it
+                self.close()
 
     def write(self, fn):
         """``fn(conn)`` inside one ``BEGIN IMMEDIATE`` transaction (with :meth:`run`'s recovery)."""
@@ -216,7 +310,7 @@ class Database:
             except BaseException:
                 rollback(conn)
                 raise
-        return self.run(txn)
+        return self.run(txn, "write")
 
     def close(self) -> None:
         """Close the connection (reopened on next use)."""

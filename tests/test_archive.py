@@ -16,7 +16,7 @@ from thresher.dataflow.api import compress, handle_of
 from thresher.dataflow.errors import ArchiveError
 from thresher.stores import archive as archive_mod
 from thresher.stores.archive import SqliteArchive, default_archive
-from thresher.stores.db import MIGRATIONS, SCHEMA_VERSION, StoreError, database
+from thresher.stores.db import MIGRATIONS, SCHEMA_VERSION, database
 from thresher.stores.savings import record_payload
 
 
@@ -101,15 +101,38 @@ def test_a_v1_database_is_migrated_and_keeps_its_entries():
     assert database().connect().execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
-def test_a_database_from_a_newer_thresher_is_left_alone_and_output_goes_raw(tmp_path):
-    conn = sqlite3.connect(_db_path())
+def _foreign_newer(conn):
+    conn.execute("CREATE TABLE archive (handle TEXT PRIMARY KEY, data BLOB)")
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+
+
+def _foreign_app(conn):  # another program's database at thresher's path, user_version left at 0
+    conn.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+
+
+def _foreign_claims_current(conn):  # claims our version but lacks our tables
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+@pytest.mark.parametrize("make", [_foreign_newer, _foreign_app, _foreign_claims_current])
+def test_a_foreign_database_is_moved_aside_0600_and_the_stores_work_again(make):
+    conn = sqlite3.connect(_db_path())
+    make(conn)
+    conn.commit()
     conn.close()
-    with pytest.raises(StoreError):
-        default_archive().put(handle_of(b"x"), b"x", {})
+    os.chmod(_db_path(), 0o644)
     text = "".join(f"row {i} of something long enough to be trimmed away\n" for i in range(900))
     res = compress(text, command="mytool")
-    assert res.output == text.encode() and res.emission.reason.startswith("INV-7")
+    assert res.emission.decision == "compressed"  # archived: the footer's handle works
+    assert default_archive().get(res.emission.handle) == text.encode()
+    folder = os.environ["THRESHER_HOME"]
+    aside = [n for n in os.listdir(folder) if ".foreign-" in n]
+    assert aside and all(stat.S_IMODE(os.stat(os.path.join(folder, n)).st_mode) == 0o600
+                         for n in aside)
+    kept = sqlite3.connect(os.path.join(folder, min(aside)))
+    assert kept.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] >= 1  # left intact
+    kept.close()
 
 
 def test_a_corrupt_database_is_moved_aside_and_output_still_delivered():
@@ -117,6 +140,7 @@ def test_a_corrupt_database_is_moved_aside_and_output_still_delivered():
     database().close()
     with open(_db_path(), "wb") as fh:
         fh.write(b"this is not a database at all" * 100)
+    os.chmod(_db_path(), 0o644)  # e.g. restored from a backup: the copy moved aside is still 0600
     for suffix in ("-wal", "-shm"):
         if os.path.exists(_db_path() + suffix):
             os.remove(_db_path() + suffix)
@@ -124,8 +148,10 @@ def test_a_corrupt_database_is_moved_aside_and_output_still_delivered():
     res = compress(text, command="mytool")
     assert res.emission.decision == "compressed"
     assert default_archive().get(res.emission.handle) == text.encode()
-    aside = [n for n in os.listdir(os.environ["THRESHER_HOME"]) if ".corrupt-" in n]
+    folder = os.environ["THRESHER_HOME"]
+    aside = [n for n in os.listdir(folder) if ".corrupt-" in n]
     assert aside, "the damaged file is kept for inspection"
+    assert all(stat.S_IMODE(os.stat(os.path.join(folder, n)).st_mode) == 0o600 for n in aside)
 
 
 def test_a_deleted_database_is_recreated_in_the_same_process():

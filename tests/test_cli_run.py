@@ -108,8 +108,90 @@ def test_watchers_and_machine_formats_run_untouched():
     assert res.stdout == expected
 
 
-def test_bad_usage_exits_2_with_help():
-    res = subprocess.run(TH + ["--bogus", "--", "true"], capture_output=True, text=True)
-    assert res.returncode == 2 and "unknown option '--bogus'" in res.stderr and "usage:" in res.stderr
+def test_bad_usage_runs_the_command_raw_with_a_warning():
+    code = "for i in range(500): print('line', i % 7)"
+    raw = "".join(f"line {i % 7}\n" for i in range(500)).encode()
+    for opts in (["--bogus"], ["--stream-after", "soon"], ["--role"]):
+        res = subprocess.run(TH + opts + ["--", sys.executable, "-c", code + "\nraise SystemExit(3)"],
+                             capture_output=True, text=True)
+        assert res.returncode == 3 and res.stdout == raw.decode(), opts
+        assert res.stderr.startswith("thresher run: ") and "running the command unfiltered" in res.stderr
+    assert "unknown option '--bogus'" in subprocess.run(TH + ["--bogus", "--", "true"],
+                                                        capture_output=True, text=True).stderr
     res = subprocess.run(TH, capture_output=True, text=True)
     assert res.returncode == 2 and "no command given" in res.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_command_as_in_the_shell():
+    """`thresher run -- yes | head -1`: yes meets SIGPIPE (141) and everything ends at once."""
+    res = subprocess.run(["sh", "-c", " ".join(TH) + " -- yes | head -1; echo \"$?\"",],
+                         capture_output=True, timeout=60)
+    assert res.stdout == b"y\n0\n"
+    script = ('import subprocess, sys\n'
+              'p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE)\n'
+              'print(p.stdout.readline().decode(), end="")\n'
+              'p.stdout.close()\n'
+              'print(p.wait())\n')
+    res = subprocess.run([sys.executable, "-c", script, *TH, "--", "yes"], capture_output=True,
+                         timeout=60)
+    assert res.stdout == b"y\n141\n"
+
+
+def _ready_child(tmp_path, body: str) -> tuple[list[str], str]:
+    ready = tmp_path / "ready"
+    code = ("import os, signal, sys, time\n"
+            "for i in range(300): print('row', i)\n"
+            "sys.stdout.flush()\n" + body +
+            f"open({str(ready)!r}, 'w').close()\n"
+            "time.sleep(30)\n")
+    return [sys.executable, "-c", code], str(ready)
+
+
+def _wait_for(path: str) -> None:
+    import time
+    for _ in range(3000):
+        if os.path.exists(path):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"{path} never appeared")
+
+
+@pytest.mark.parametrize("signame", ["SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM"])
+def test_every_catchable_signal_reaches_the_command_and_its_output_is_delivered(tmp_path, signame):
+    import signal
+    sig = getattr(signal, signame)
+    body = (f"signal.signal({int(sig)}, lambda *a: (print('got', {int(sig)}), sys.exit(9)))\n")
+    cmd, ready = _ready_child(tmp_path, body)
+    proc = subprocess.Popen(TH + ["--", *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for(ready)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 9, err
+    text = out.decode()
+    assert f"got {int(sig)}" in text and "row 0" in text  # buffered output delivered
+
+
+def test_a_signal_that_kills_the_command_still_delivers_its_output(tmp_path):
+    import signal
+    cmd, ready = _ready_child(tmp_path, "")
+    proc = subprocess.Popen(TH + ["--", *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for(ready)
+    proc.send_signal(signal.SIGUSR1)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGUSR1 and out.startswith(b"row 0\n")
+
+
+@pytest.mark.parametrize("signame,status", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_during_a_cold_start_is_handed_to_the_command_without_a_traceback(signame, status):
+    """A signal while the plans compile (seconds on a cold cache): no traceback, the command is
+    started untouched and gets the signal (sleep dies of it, as in the shell)."""
+    script = ("import os, signal, sys, time\n"
+              "import thresher.dataflow.plan as plan\n"
+              "def slow(*a, **k):\n"
+              f"    os.kill(os.getpid(), signal.{signame})\n"
+              "    time.sleep(30)\n"
+              "plan.load_plans = slow\n"
+              "from thresher import cmd_run\n"
+              "sys.exit(cmd_run.main(['--', 'sleep', '20']))\n")
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert res.stderr == b"" and res.returncode == status

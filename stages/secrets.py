@@ -1,0 +1,141 @@
+"""Secret masking beyond env listings: JSON credential keys, HTTP auth headers, and ``expand``.
+
+- JSON (the ``mask-json`` stage, json graph): a string value under a credential key
+  (``"password"``, ``"secret"``, ``"token"``, ``"apiKey"``, ``"client_secret"``... judged by
+  :func:`thresher.stages.distill_env.secret_name` on the key, camelCase split) or shaped like a
+  credential (:func:`~thresher.stages.distill_env.secret_value`) is replaced in its line by
+  ``"[thresher: value masked, N chars]"`` (N: the characters between the quotes, as written), so a
+  pretty-printed document stays valid JSON and every other byte of the line stays.
+- HTTP headers (``distill-http``): a ``curl -v`` request or response header that carries a
+  credential (``Authorization``, ``Proxy-Authorization``, ``Cookie``, ``Set-Cookie``,
+  ``X-Api-Key``, ``X-Auth-Token``...) keeps its name and becomes
+  ``> Authorization: [thresher: value masked, N chars]``.
+
+Each masked line is a declared summary line (origin ``SYNTHETIC``): the input line is dropped
+from the view, counted in the footer and retrievable through ``thresher expand``; a view that
+masks anything is marked ``redacted`` (INV-2 yields to hiding a credential), as in distill-env.
+
+:func:`mask_archived` is ``thresher expand``'s side: the archived original of a payload whose
+class masks secrets comes back with the same values masked, line for line (line numbers keep
+matching the footer's), unless the user asks for ``--unmasked``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from thresher.dataflow.payload import SYNTHETIC, Out
+
+from .distill_env import mask_lines as mask_env_lines
+from .distill_env import secret_name, secret_value
+
+# a JSON string: disjoint alternatives, so matching is linear in the line length
+_STR = r'"(?:[^"\\\n]|\\.)*"'
+_PAIR = re.compile(rf'(?P<key>{_STR})(?P<sep>[ \t]*:[ \t]*)"(?P<value>(?:[^"\\\n]|\\.)*)"')
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_HEADER = re.compile(r"^(?P<head>[<>] |)(?P<name>[A-Za-z][A-Za-z0-9-]*):[ \t]?(?P<value>.*?)(?P<cr>\r?)$")
+_AUTH_HEADERS = frozenset({"AUTHORIZATION", "PROXY_AUTHORIZATION", "COOKIE", "SET_COOKIE",
+                           "X_API_KEY", "X_AUTH_TOKEN", "X_ACCESS_TOKEN", "X_CSRF_TOKEN",
+                           "X_XSRF_TOKEN", "API_KEY", "X_AMZ_SECURITY_TOKEN"})
+_NOT_SECRET_HEADERS = frozenset({"WWW_AUTHENTICATE", "PROXY_AUTHENTICATE", "CONTENT_LENGTH"})
+
+
+def masked_value(chars: int) -> str:
+    """The text that stands for a masked value of ``chars`` characters."""
+    return f"[thresher: value masked, {chars} chars]"
+
+
+def secret_key(key: str) -> bool:
+    """True when a JSON key names a credential (``password``, ``apiKey``, ``client-secret``)."""
+    name = _CAMEL.sub("_", key).replace("-", "_").replace(".", "_").replace(" ", "_")
+    return secret_name(name)
+
+
+def mask_json_line(line: str) -> str | None:
+    """``line`` with every credential string value masked, or ``None`` when it has none."""
+    if '"' not in line:
+        return None
+    changed = False
+
+    def repl(m: re.Match) -> str:
+        nonlocal changed
+        if not (secret_key(m["key"][1:-1]) or secret_value(m["value"])):
+            return m[0]
+        changed = True
+        return f'{m["key"]}{m["sep"]}"{masked_value(len(m["value"]))}"'
+    out = _PAIR.sub(repl, line)
+    return out if changed else None
+
+
+def mask_header_line(line: str) -> str | None:
+    """A ``curl -v`` header line (``> Authorization: Bearer x``) with its credential masked."""
+    m = _HEADER.match(line)
+    if m is None or not m["value"]:
+        return None
+    name = m["name"].upper().replace("-", "_")
+    if name in _NOT_SECRET_HEADERS or not (name in _AUTH_HEADERS or secret_name(name)):
+        return None
+    return f'{m["head"]}{m["name"]}: {masked_value(len(m["value"]))}{m["cr"]}'
+
+
+def mask_view(payload, mask, keep=None) -> "object | None":
+    """``payload`` with each view line ``mask(line)`` changes replaced by a summary line, marked
+    ``redacted``; ``None`` when nothing is masked. ``keep(payload, i)`` true: line i stays."""
+    lines, origin, changed = list(payload.lines), list(payload.origin), False
+    for i, line in enumerate(lines):
+        if keep is not None and keep(payload, i):
+            continue
+        new = mask(line)
+        if new is not None and new != line:
+            lines[i], origin[i], changed = new, SYNTHETIC, True
+    return payload.with_view(lines, origin).evolve(redacted=True) if changed else None
+
+
+def run(payload, params, ctx):  # noqa: ARG001 - stage signature
+    """mask-json: credential values masked; leaves through ``masked`` (past the re-layout stages,
+    which rebuild the document from the unmasked source) or declines."""
+    if any(o < 0 for o in payload.origin):
+        return None
+    view = mask_view(payload, mask_json_line)
+    return None if view is None else Out("masked", view)
+
+
+def mask_kept_headers(raw: bytes) -> tuple[bytes, int] | None:
+    """A failing ``curl -v``'s stderr with only its credential-bearing ``>``/``<`` header lines
+    masked (never any other line: the error lines stay byte-exact), and how many were masked;
+    ``None`` when there are none."""
+    text = raw.decode("utf-8", "surrogateescape")
+    lines, count = text.split("\n"), 0
+    for i, line in enumerate(lines):
+        if line.startswith(("> ", "< ")):
+            new = mask_header_line(line)
+            if new is not None:
+                lines[i], count = new, count + 1
+    return ("\n".join(lines).encode("utf-8", "surrogateescape"), count) if count else None
+
+
+MASKING_CLASSES = ("env", "http", "json")
+
+
+def mask_archived(raw: bytes, meta: dict) -> bytes | None:
+    """The archived ``raw`` with what its payload class masks masked, line for line; ``None`` when
+    the class masks nothing or nothing in ``raw`` is a secret."""
+    pclass, command = meta.get("class") or "", str(meta.get("command") or "")
+    if pclass not in MASKING_CLASSES:
+        return None
+    text = raw.decode("utf-8", "surrogateescape")
+    end = "\n" if text.endswith("\n") else ""
+    lines = (text[:-1] if end else text).split("\n")
+    if pclass == "env":
+        import shlex
+        try:
+            argv = shlex.split(command)
+        except ValueError:
+            argv = command.split()
+        masked = mask_env_lines(lines, argv)
+    else:
+        mask = mask_json_line if pclass == "json" else mask_header_line
+        masked = [mask(line) or line for line in lines]
+    if masked is None or masked == lines:
+        return None
+    return ("\n".join(masked) + end).encode("utf-8", "surrogateescape")

@@ -246,3 +246,16 @@ def test_gain_counts_exactly_when_tiktoken_is_installed(project):
                    capture_output=True)
     _, got = session([("thresher_gain", {})], cwd=project)
     assert got[0][0] is False and "exact cl100k for all 1 events" in got[0][1]
+
+
+def test_the_readme_states_the_tool_surface_cost_measured_here():
+    import re
+    from thresher.integrations.mcp_run import RunPolicy
+    from thresher.integrations.mcp_server import Config, build, surface_tokens
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md"), encoding="utf-8").read()
+    m = re.search(r"cost (\d+) cl100k\s+tokens per request \((\d+) with `thresher_run`", readme)
+    assert m, "README: MCP surface cost sentence missing"
+    plain, with_run = surface_tokens(), surface_tokens(build(Config(run=RunPolicy("all"))))
+    if plain["cl100k"] is None:
+        pytest.skip("tiktoken's cl100k is not installed")
+    assert (int(m[1]), int(m[2])) == (plain["cl100k"], with_run["cl100k"])

@@ -12,7 +12,8 @@ Policy (``thresher mcp --allow-run ...``):
 
 Execution: ``/bin/bash -c LINE`` (else ``/bin/sh``) in the server's working directory and with the
 environment the server was started with, stdin empty; the commands worth shrinking run through
-``thresher run`` (this interpreter's, by absolute path, so it works without thresher on PATH).
+``thresher run`` (this interpreter's, by absolute path, so it works without thresher on PATH, and
+never importing from the project folder: :data:`THRESHER_ARGV`).
 The shell's process group is ended (TERM, then KILL) when the timeout passes or the output
 exceeds :data:`MAX_OUTPUT`. A background job (``server &``) is not waited for: once the shell
 exits, what is already written is returned and the job keeps running on its own.
@@ -28,6 +29,13 @@ import subprocess
 import sys
 import time
 
+# ``python -m thresher`` would put the working directory first on sys.path, so a project file
+# named ``argparse.py`` or ``json.py`` would run inside thresher. This boot line drops that entry
+# (``sys`` is built in, nothing can shadow it) before importing anything else.
+_BOOT = ("import sys; sys.path[0:1] = [p for p in sys.path[0:1] if p]; "
+         "from thresher.main import main; sys.exit(main())")
+THRESHER_ARGV = (sys.executable, "-c", _BOOT)
+"""How to start this thresher without PATH and without importing from the working directory."""
 DEFAULT_TIMEOUT_S = 120.0
 MAX_OUTPUT = 4 * 1024 * 1024
 _OK_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr")
@@ -108,7 +116,7 @@ def wrapped(line: str) -> str:
         points = [d.insert_at for d in analyze(line) if d.wrap]
     except Exception:  # noqa: BLE001 - a rewrite bug must never block the command: run it as is
         return line
-    prefix = f"{shlex.quote(sys.executable)} -m thresher run -- "
+    prefix = shlex.join(THRESHER_ARGV) + " run -- "
     out, last = [], 0
     for at in points:
         out += [line[last:at], prefix]

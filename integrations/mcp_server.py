@@ -25,9 +25,8 @@ import math
 import os
 import re
 import subprocess
-import sys
 
-from .mcp_run import RunPolicy
+from .mcp_run import THRESHER_ARGV, RunPolicy
 
 INSTRUCTIONS = ("Shortened command output and file reads. A shortened result ends with a "
                 "[thresher: ...] footer naming the handle and lines to pass to thresher_expand.")
@@ -53,7 +52,7 @@ def _fail(message: str):
 def _thresher(args: list, timeout: float = 120) -> str:
     """Run ``thresher ARGS``; its stdout, or a ToolError with its stderr when it failed."""
     try:
-        proc = subprocess.run([sys.executable, "-m", "thresher", *args], capture_output=True,
+        proc = subprocess.run([*THRESHER_ARGV, *args], capture_output=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise _fail(f"thresher {args[0]} took over {timeout:g} s; stopped") from None

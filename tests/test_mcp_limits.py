@@ -17,6 +17,7 @@ import pytest
 
 mcp = pytest.importorskip("mcp")
 
+from thresher.integrations.mcp_run import THRESHER_ARGV  # noqa: E402
 from thresher.integrations.mcp_stdio import check_line  # noqa: E402
 
 TH = [sys.executable, "-m", "thresher"]
@@ -36,7 +37,8 @@ def session(calls, *, args=(), cwd, roots=None, env=None):
         return types.ListRootsResult(roots=[types.Root(uri=f"file://{r}") for r in roots])
 
     async def go():
-        params = StdioServerParameters(command=sys.executable, args=["-m", "thresher", "mcp", *args],
+        # Started as the console script would be: never importing from the project folder.
+        params = StdioServerParameters(command=sys.executable, args=[*THRESHER_ARGV[1:], "mcp", *args],
                                        env=env or dict(os.environ), cwd=str(cwd))
         extra = {"list_roots_callback": list_roots} if roots is not None else {}
         with anyio.fail_after(120):
@@ -144,6 +146,17 @@ def test_run_uses_the_environment_the_server_was_started_with(project, tmp_path)
     assert got[1] == (False, f"{path}\n[exit status 0]\n")
     assert got[2][0] is False and got[2][1].startswith("git version")
     assert got[2][1].endswith("[exit status 3]\n")
+
+
+def test_project_files_never_run_inside_thresher(project):
+    """A project module shadowing the stdlib (argparse.py) is not imported by the tools' thresher."""
+    marker = project.parent / "imported"
+    (project / "argparse.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    _, got = session([("thresher_read", {"path": "a.txt"}), ("thresher_run", {"command": "ls"}),
+                      ("thresher_gain", {})], cwd=project, args=["--allow-run", "all"])
+    assert got[0] == (False, "alpha\nbeta\n")
+    assert got[1][0] is False and "argparse.py" in got[1][1] and got[1][1].endswith("[exit status 0]\n")
+    assert got[2][0] is False and not marker.exists()
 
 
 def test_run_never_waits_for_background_jobs_and_stops_at_its_timeout(project):

@@ -63,9 +63,9 @@ def _inside(real: str, root: str) -> bool:
 def resolve(path: str, roots: list[str], cwd: str) -> str:
     """The real path of ``path`` if the jail allows reading it; raises :class:`Refused`."""
     if not roots:
-        raise Refused("no project root to read from: the client declared no roots and the "
-                      f"server's folder ({cwd}) is / or the home folder; start `thresher mcp` in "
-                      "the project folder or pass --root DIR")
+        raise Refused("no project root to read from: / is never one, the home folder only when "
+                      "declared, and /proc /sys /dev never; declare the project as an MCP root, "
+                      f"start `thresher mcp` in the project folder (not {cwd}) or pass --root DIR")
     if not path or "\0" in path:
         raise Refused(f"not a file path: {path!r}")
     here = os.path.realpath(cwd)

@@ -272,3 +272,24 @@ def test_the_readme_states_the_tool_surface_cost_measured_here():
     if plain["cl100k"] is None:
         pytest.skip("tiktoken's cl100k is not installed")
     assert (int(m[1]), int(m[2])) == (plain["cl100k"], with_run["cl100k"])
+
+
+def test_an_over_long_line_is_skipped_whole_and_answered(monkeypatch):
+    import io
+    from thresher.integrations import mcp_stdio
+    monkeypatch.setattr(mcp_stdio, "MAX_LINE", 64)
+    wire = mcp_stdio._Wire.__new__(mcp_stdio._Wire)
+    wire.rd = io.BytesIO(b'{"x":"' + b"a" * 5000 + b'"}\n{"jsonrpc":"2.0","id":1,"method":"m"}\n')
+    assert wire.readline() == b"\0"  # the marker: answered with -32600, the rest skipped unread
+    assert wire.readline() == b'{"jsonrpc":"2.0","id":1,"method":"m"}\n'
+    assert wire.readline() == b""
+
+
+def test_declared_roots_of_slash_are_refused_not_widened(tmp_path):
+    from thresher.integrations.mcp_jail import Refused, effective_roots, resolve, roots_from_uris
+    declared = roots_from_uris(["file:///", "https://example.com/x", "file:///proc"])
+    roots = effective_roots(declared, [], str(tmp_path))
+    assert declared == ["/", "/proc"] and roots == []
+    with pytest.raises(Refused, match="no project root to read from"):
+        resolve("/etc/hostname", roots, str(tmp_path))
+    assert effective_roots(roots_from_uris([f"file://{tmp_path}"]), [], "/") == [str(tmp_path)]

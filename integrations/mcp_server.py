@@ -33,6 +33,8 @@ INSTRUCTIONS = ("Shortened command output and file reads. A shortened result end
 MODES = ("full", "outline", "signatures", "anchored")
 _RANGE = re.compile(r"[1-9][0-9]{0,8}(-[1-9][0-9]{0,8})?")
 _HANDLE = re.compile(r"[0-9a-f]{4,64}")
+MAX_RESULT = 8 * 1024 * 1024
+"""Largest tool result (an archived original can be 64 MiB: ask for lines or grep instead)."""
 
 
 class Config:
@@ -59,6 +61,9 @@ def _thresher(args: list, timeout: float = 120) -> str:
     if proc.returncode:
         err = proc.stderr.decode("utf-8", "replace").strip() or f"exit status {proc.returncode}"
         raise _fail(err.splitlines()[-1] if len(err) > 2000 else err)
+    if len(proc.stdout) > MAX_RESULT:
+        raise _fail(f"the result is {len(proc.stdout):,} bytes, over the limit of {MAX_RESULT:,}: "
+                    "ask for a part (lines A-B, or grep)")
     return proc.stdout.decode("utf-8", "replace")
 
 

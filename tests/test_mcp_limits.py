@@ -293,3 +293,16 @@ def test_declared_roots_of_slash_are_refused_not_widened(tmp_path):
     with pytest.raises(Refused, match="no project root to read from"):
         resolve("/etc/hostname", roots, str(tmp_path))
     assert effective_roots(roots_from_uris([f"file://{tmp_path}"]), [], "/") == [str(tmp_path)]
+
+
+def test_a_result_over_the_cap_is_refused_with_what_to_ask_instead(monkeypatch):
+    from thresher.dataflow.api import handle_of
+    from thresher.integrations import mcp_server
+    from thresher.stores.archive import SqliteArchive
+    raw = b"".join(b"line %d\n" % i for i in range(2000))
+    SqliteArchive().put(handle_of(raw), raw, {"command": "seq", "exit_code": 0, "stream": "stdout"})
+    monkeypatch.setattr(mcp_server, "MAX_RESULT", 1000)
+    with pytest.raises(Exception, match="over the limit of 1,000: ask for a part"):
+        mcp_server._thresher(mcp_server.expand_args(handle_of(raw), "", ""))
+    assert mcp_server._thresher(mcp_server.expand_args(handle_of(raw), "2-3", "")) == \
+        "line 1\nline 2\n"

@@ -20,7 +20,7 @@ The tool list plus the instructions is a standing cost in every request of the h
 """
 
 # No ``from __future__ import annotations`` here: the SDK finds the resolved parameter of
-# ``thresher_read`` (defined inside :func:`build`) through its evaluated annotation.
+# ``thresher_read`` (defined inside :func:`_read_tool`) through its evaluated annotation.
 import math
 import os
 import re
@@ -33,6 +33,9 @@ INSTRUCTIONS = ("Shortened command output and file reads. A shortened result end
 MODES = ("full", "outline", "signatures", "anchored")
 _RANGE = re.compile(r"[1-9][0-9]{0,8}(-[1-9][0-9]{0,8})?")
 _HANDLE = re.compile(r"[0-9a-f]{4,64}")
+READ_DOC = ("Read a file under the project roots (large ones as an outline). "
+            "mode: full|outline|signatures|anchored|section:NAME; lines: A-B.")
+"""``thresher_read``'s description (what the host shows the model)."""
 MAX_RESULT = 8 * 1024 * 1024
 """Largest tool result (an archived original can be 64 MiB: ask for lines or grep instead)."""
 
@@ -122,17 +125,26 @@ def gain_args(days: float) -> list:
     return ["gain"] + ([f"--days={days}"] if days else [])
 
 
-def build(config: Config | None = None):
-    """The MCP server object (imports the SDK)."""
+async def thresher_expand(handle: str, lines: str = "", grep: str = "") -> str:
+    """The archived original behind a thresher footer (optionally lines A-B or lines matching a regex)."""
+    import anyio
+    return await anyio.to_thread.run_sync(_thresher, expand_args(handle, lines, grep))
+
+
+async def thresher_gain(days: float = 0) -> str:
+    """Tokens saved by thresher (signed; expansions counted against it)."""
+    import anyio
+    return await anyio.to_thread.run_sync(_thresher, gain_args(days), 300)
+
+
+def _read_tool(config: Config):
+    """``thresher_read`` for ``config``, its roots asked of the client through an SDK resolver."""
     from typing import Annotated
 
     import anyio
     import mcp_types
-    from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
-    from thresher import __version__
+    from mcp.server.mcpserver import Context, ListRoots, Resolve
     from .mcp_jail import effective_roots
-    from .mcp_run import execute, refusal
-    config = config or Config()
 
     def roots_request(ctx: Context):
         """Ask the client for its roots (MCP ``roots/list``) when it declares the capability, else
@@ -146,21 +158,21 @@ def build(config: Config | None = None):
     async def thresher_read(path: str, mode: str = "", lines: str = "",
                             client_roots: Annotated[mcp_types.ListRootsResult,
                                                     Resolve(roots_request)] = None) -> str:
-        """Read a file under the project roots (large ones as an outline). mode: full|outline|signatures|anchored|section:NAME; lines: A-B."""
         declared = declared_roots(client_roots) if client_roots is not None else []
         roots = effective_roots(declared, config.roots, config.cwd)
         args = read_args(path, mode, lines, roots, config.cwd)
         return await anyio.to_thread.run_sync(_thresher, args)
+    thresher_read.__doc__ = READ_DOC
+    return thresher_read
 
-    async def thresher_expand(handle: str, lines: str = "", grep: str = "") -> str:
-        """The archived original behind a thresher footer (optionally lines A-B or lines matching a regex)."""
-        return await anyio.to_thread.run_sync(_thresher, expand_args(handle, lines, grep))
 
-    async def thresher_gain(days: float = 0) -> str:
-        """Tokens saved by thresher (signed; expansions counted against it)."""
-        return await anyio.to_thread.run_sync(_thresher, gain_args(days), 300)
+def _run_tool(config: Config):
+    """``thresher_run`` under ``config.run``'s policy."""
+    import anyio
+    import mcp_types
+    from .mcp_run import execute, refusal
 
-    async def thresher_run(command: str) -> str:
+    async def thresher_run(command: str):
         why = refusal(command, config.run)
         if why:
             raise _fail(f"not run: {why} (thresher mcp --allow-run sets the policy)")
@@ -169,14 +181,21 @@ def build(config: Config | None = None):
             return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=out)],
                                             is_error=True)
         return out
-
     thresher_run.__doc__ = ("Run a shell command line (" + config.run.describe() + f"; stopped "
                             f"after {config.run.timeout:g} s); output worth shrinking is shrunk. "
                             "Ends with its exit status.")
+    return thresher_run
+
+
+def build(config: Config | None = None):
+    """The MCP server object (imports the SDK); ``thresher_run`` only when the policy enables it."""
+    from mcp.server.mcpserver import MCPServer
+    from thresher import __version__
+    config = config or Config()
     server = MCPServer(name="thresher", instructions=INSTRUCTIONS, version=__version__)
-    tools = [thresher_read, thresher_expand, thresher_gain]
+    tools = [_read_tool(config), thresher_expand, thresher_gain]
     if config.run.enabled:
-        tools.append(thresher_run)
+        tools.append(_run_tool(config))
     for fn in tools:
         server.tool(name=fn.__name__, description=fn.__doc__, structured_output=False)(fn)
     return server
@@ -207,4 +226,6 @@ def serve(config: Config | None = None) -> None:
     import anyio
     from .mcp_stdio import serve as serve_stdio
     server = build(config)
+    # MCPServer.run_stdio_async passes this same (private) low-level server to the SDK's stdio
+    # transport; ours differs only in answering malformed lines.
     anyio.run(serve_stdio, server._lowlevel_server)

@@ -306,3 +306,20 @@ def test_a_result_over_the_cap_is_refused_with_what_to_ask_instead(monkeypatch):
         mcp_server._thresher(mcp_server.expand_args(handle_of(raw), "", ""))
     assert mcp_server._thresher(mcp_server.expand_args(handle_of(raw), "2-3", "")) == \
         "line 1\nline 2\n"
+
+
+@pytest.mark.parametrize("line, allowed", [
+    ("git status", True), ("git status && pytest -q 2>&1", True), ("git log >/dev/null", True),
+    ('"git" status  # a comment', True), ("git status &", True), ("git status\npytest", True),
+    ("git status; rm -rf x", False), ("git status\nrm x", False), ("echo $(id)", False),
+    ("git `id`", False), ("cat <(ls)", False), ("git log > out.txt", False), ("pytest < in", False),
+    ("PATH=/tmp git status", False), ("/usr/bin/git status", False), ("$GIT status", False),
+    ("gi? status", False), ("git() { rm x; }; git", False), ("if true; then git status; fi", False),
+    ("(git status)", False), ("time git status", False), ("cat <<EOF\nx\nEOF", False),
+    ("git status '", False),
+])
+def test_the_allow_list_admits_only_lines_made_of_allowed_programs(line, allowed):
+    from thresher.integrations.mcp_run import RunPolicy, parse_allow, refusal
+    policy = RunPolicy(parse_allow(["git", "pytest"]))
+    assert (refusal(line, policy) == "") is allowed, refusal(line, policy)
+    assert refusal(line, RunPolicy("all")) == ""

@@ -42,11 +42,17 @@ def _fmt(value) -> str:
     return str(value)
 
 
-GROUP_COLS = [("", "key"), ("events", "events"), ("tokens in", "tokens_in"),
-              ("tokens out", "tokens_out"), ("saved", "saved"), ("bounced", "bounces"),
-              ("net", "net"), ("net %", "pct")]
-EVENT_COLS = [("command", "command"), ("class", "class"), ("saved", "saved"),
-              ("bounces", "bounces"), ("net", "net"), ("when", "when"), ("handle", "handle")]
+# Every header names its unit. Token columns add up across a row: in - out = saved and
+# saved - re-read = net; the payload counts stand apart so nobody subtracts them from tokens.
+GROUP_COLS = [("", "key"), ("payloads", "events"), ("tokens in", "tokens_in"),
+              ("tokens out", "tokens_out"), ("tokens saved", "saved"),
+              ("tokens re-read", "bounce_tokens"), ("tokens net", "net"), ("net % of in", "pct"),
+              ("payloads expanded", "expanded")]
+EVENT_COLS = [("command", "command"), ("class", "class"), ("tokens saved", "saved"),
+              ("tokens re-read", "bounce_tokens"), ("tokens net", "net"),
+              ("expansions", "expansions"), ("when", "when"), ("handle", "handle")]
+LEGEND = ("tokens saved = in - out; tokens re-read = what the agent read back through "
+          "thresher expand; tokens net = saved - re-read")
 
 
 def render_text(report: dict) -> str:
@@ -54,13 +60,14 @@ def render_text(report: dict) -> str:
     from thresher.stores.report import tokenizer_note
     t = report["totals"]
     lines = [f"thresher gain: {t['events']:,} payloads, {t['tokens_in']:,} tokens in, "
-             f"{t['tokens_out']:,} out; saved {t['saved']:,}, bounced back {t['bounce_tokens']:,}, "
-             f"net {t['net']:,} ({t['pct']}%)", f"  {tokenizer_note(report)}; counterfactual "
-             "capped at 30,000 characters per payload"]
+             f"{t['tokens_out']:,} out; saved {t['saved']:,} tokens, re-read {t['bounce_tokens']:,} "
+             f"tokens ({t['expanded']:,} payloads expanded), net {t['net']:,} tokens ({t['pct']}%)",
+             f"  {tokenizer_note(report)}; counterfactual capped at 30,000 characters per payload",
+             f"  {LEGEND}"]
     m = report["measure_only"]
     if m["events"]:
         lines.append(f"  measure-only (raw emitted): {m['events']:,} payloads would have saved "
-                     f"{m['net']:,} tokens ({m['pct']}%)")
+                     f"{m['net']:,} tokens net ({m['pct']}%)")
     for title, key in (("per command", "by_command"), ("per class", "by_class"),
                        ("per transform (an event counts under each transform it applied)",
                         "by_transform"), ("per day", "by_day")):
@@ -121,8 +128,13 @@ def main(argv: list[str]) -> int:
         if args.html == "-":
             sys.stdout.write(page)
         else:
-            with open(args.html, "w", encoding="utf-8") as fh:
-                fh.write(page)
+            try:
+                with open(args.html, "w", encoding="utf-8") as fh:
+                    fh.write(page)
+            except OSError as exc:
+                sys.stderr.write(f"thresher gain: cannot write {args.html}: "
+                                 f"{exc.strerror or exc} (give a writable FILE, or '-' for stdout)\n")
+                return 1
             sys.stderr.write(f"thresher gain: wrote {args.html}\n")
     else:
         sys.stdout.write(render_text(report))

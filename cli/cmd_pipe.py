@@ -9,7 +9,8 @@ Contract (benchmarks and hooks rely on it, keep it stable):
   JSON's first byte, ...); unrecognised output passes through unchanged;
 - THRESHER_DISABLE=1 passes everything through; THRESHER_MEASURE_ONLY=1 measures and emits raw;
 - every payload is archived and gets one savings-ledger event (THRESHER_NO_LEDGER=1: no event);
-- any failure of thresher itself writes the input unchanged;
+- any failure of thresher itself writes the input unchanged, and so does a bad argument (an
+  unknown flag, ``--exit-code ""``): one warning line on stderr, exit status still 0;
 - inputs over 64 MiB stream through unchanged in bounded memory.
 """
 
@@ -21,12 +22,18 @@ import sys
 HELP = """usage: thresher pipe [--cmd "CMD"] [--exit-code N] [--role ROLE] [--class CLASS]
 
 Read a tool's output on stdin and write the compressed form the agent should see on stdout.
-Exit status is always 0; on any internal problem the input is written unchanged.
+Exit status is always 0; on any internal problem or bad argument the input is written
+unchanged (a bad argument also prints one warning line on stderr).
 
   --cmd "CMD"      the command line that produced the output (chooses the graph)
   --exit-code N    its exit status (non-zero turns on the failure rules: error lines kept byte-exact)
   --role ROLE      consumer role: default, ci, reviewer, ... (env THRESHER_ROLE)
   --class CLASS    force the payload class instead of classifying the command
+
+The exit status must be the producing command's own: a $? in the same pipeline as the command is
+still the status of the line before. Either let thresher run the command (it keeps the exit
+status too):    thresher run -- cmd
+or capture first:  cmd > out.txt 2>&1; thresher pipe --cmd "cmd" --exit-code $? < out.txt
 """
 
 _FLAGS = {"--cmd": "command", "--exit-code": "exit_code", "--role": "role", "--class": "pclass"}
@@ -61,13 +68,17 @@ def main(argv: list[str]) -> int:
     if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(HELP)
         return 0
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     try:
         opts = parse(argv)
     except ValueError as exc:
-        sys.stderr.write(f"thresher pipe: {exc}\n{HELP}")
-        return 2
+        # The contract holds for bad arguments too: the agent still gets the output, unchanged,
+        # and the mistake is named on stderr (an exit status here would be read as the command's).
+        sys.stderr.write(f"thresher pipe: {exc}; input passed through unchanged "
+                         "(see thresher pipe --help)\n")
+        _stream_raw(b"", stdin, stdout)
+        return 0
     from thresher.dataflow.api import MAX_INPUT
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     data = stdin.read(MAX_INPUT + 1)
     if len(data) > MAX_INPUT:
         _stream_raw(data, stdin, stdout)  # too big to hold: pass through in bounded memory

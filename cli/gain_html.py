@@ -96,12 +96,14 @@ padding:10px 16px}.card b{display:block;font-size:20px}"""
 
 def render_html(report: dict) -> str:
     """The whole page."""
-    from thresher.cmd_gain import EVENT_COLS, GROUP_COLS
+    from thresher.cmd_gain import EVENT_COLS, GROUP_COLS, LEGEND
     from thresher.stores.report import tokenizer_note
     t, m = report["totals"], report["measure_only"]
     cards = [("payloads", f"{t['events']:,}"), ("tokens in", f"{t['tokens_in']:,}"),
-             ("tokens out", f"{t['tokens_out']:,}"), ("bounced back", f"{t['bounce_tokens']:,}"),
-             ("net saved", f"{t['net']:,} ({t['pct']}%)")]
+             ("tokens out", f"{t['tokens_out']:,}"), ("tokens saved", f"{t['saved']:,}"),
+             ("tokens re-read", f"{t['bounce_tokens']:,}"),
+             ("tokens net", f"{t['net']:,} ({t['pct']}%)"),
+             ("payloads expanded", f"{t['expanded']:,}")]
     if m["events"]:
         cards.append(("measure-only would save", f"{m['net']:,}"))
     days = [(r["key"], r["net"]) for r in report["by_day"]]
@@ -111,6 +113,7 @@ def render_html(report: dict) -> str:
                                         for k, v in cards) + "</div>",
         f'<p class="note">{escape(tokenizer_note(report))}; counterfactual capped at 30,000 '
         "characters per payload; savings are signed and bounces count against them.</p>",
+        f'<p class="note">{escape(LEGEND)}.</p>',
         '<div class="chart" id="by-day">' + bar_chart("Net tokens saved per day", days) + "</div>",
         '<div class="chart" id="by-class">' + bar_chart("Net tokens saved per class", classes)
         + "</div>",

@@ -38,7 +38,8 @@ commands:
 {commands}
 
 Run `thresher COMMAND --help` for the options of one command.
-Example:  pytest -q 2>&1 | thresher pipe --cmd "pytest -q" --exit-code $?
+Example:  thresher run -- pytest -q
+          pytest -q > out.txt 2>&1; thresher pipe --cmd "pytest -q" --exit-code $? < out.txt
 """
 
 

@@ -2,7 +2,11 @@
 
 Per event: tokens in/out are the exact cl100k counts when backfilled, else the fast estimates
 (``tokenizers`` says how many of each); ``saved = in - out`` is signed; a bounce (the agent ran
-``thresher expand`` anyway) costs the tokens it then read, so ``net = saved - bounce``. Measure-only
+``thresher expand`` anyway) costs the tokens it then read, so ``net = saved - bounce_tokens``.
+A group row's ``expanded`` counts *payloads* expanded at least once (never tokens); an event
+row's ``expansions`` counts how often that payload was expanded. Every token column of a row is
+a sum over its events, so ``tokens_in - tokens_out == saved`` and ``saved - bounce_tokens == net``
+hold for each row exactly. Measure-only
 events (``THRESHER_MEASURE_ONLY=1``: raw output was emitted) are summed apart as what *would* have
 been saved, never into the totals. An event counts once under each transform it applied.
 """
@@ -11,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-_SUMS = ("events", "bytes_in", "bytes_out", "tokens_in", "tokens_out", "saved", "bounces",
+_SUMS = ("events", "bytes_in", "bytes_out", "tokens_in", "tokens_out", "saved", "expanded",
          "bounce_tokens", "net", "ms")
 
 
@@ -36,7 +40,7 @@ def _add(row: dict, event: dict, m: dict) -> None:
     row["events"] += 1
     row["bytes_in"] += event["bytes_in"]
     row["bytes_out"] += event["bytes_out"]
-    row["bounces"] += 1 if event["bounces"] else 0
+    row["expanded"] += 1 if event["bounces"] else 0
     row["ms"] += event["ms"]
     for k in ("tokens_in", "tokens_out", "saved", "bounce_tokens", "net"):
         row[k] += m[k]
@@ -67,7 +71,7 @@ def _day(event: dict) -> list[str]:
 def _brief(event: dict, m: dict) -> dict:
     return {"id": event["id"], "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(event["ts"])),
             "command": event["command"][:120], "class": event["class"], "handle": event["handle"],
-            "saved": m["saved"], "bounces": event["bounces"], "bounce_tokens": m["bounce_tokens"],
+            "saved": m["saved"], "expansions": event["bounces"], "bounce_tokens": m["bounce_tokens"],
             "net": m["net"]}
 
 

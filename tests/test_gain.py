@@ -76,6 +76,55 @@ def test_bounces_show_in_the_most_bounced_list():
     assert data["totals"]["bounce_tokens"] > 0
 
 
+def _parse_table(text: str, title: str) -> tuple[list[str], list[list[str]]]:
+    """The header cells and body rows of one terminal table (columns split on 2+ spaces)."""
+    lines = text.splitlines()
+    at = lines.index(title)
+    header = re.split(r"\s{2,}", lines[at + 1].strip())
+    rows = []
+    for line in lines[at + 3:]:
+        if not line.startswith("  "):
+            break
+        rows.append(re.split(r"\s{2,}", line.strip()))
+    return [""] + header, rows
+
+
+def test_every_gain_column_says_what_it_counts_and_the_token_columns_add_up():
+    _fill()
+    handle = load_events()[0]["handle"]
+    for _ in range(3):  # 3 expansions of one payload: 1 payload expanded, many tokens re-read
+        assert subprocess.run(TH + ["expand", handle], capture_output=True).returncode == 0
+    res = _gain()
+    assert res.returncode == 0
+    assert "tokens saved = in - out" in res.stdout and "net = saved - re-read" in res.stdout
+    for title in ("per command", "per class", "per day"):
+        header, rows = _parse_table(res.stdout, title)
+        assert header[1:] == ["payloads", "tokens in", "tokens out", "tokens saved",
+                              "tokens re-read", "tokens net", "net % of in", "payloads expanded"]
+        assert rows
+        for row in rows:
+            n = dict(zip(header, row))
+            num = {k: int(v.replace(",", "")) for k, v in n.items() if k and k != "net % of in"}
+            assert num["tokens in"] - num["tokens out"] == num["tokens saved"], (title, row)
+            assert num["tokens saved"] - num["tokens re-read"] == num["tokens net"], (title, row)
+    data = json.loads(_gain("--json").stdout)
+    t = data["totals"]
+    assert t["expanded"] == 1 and t["bounce_tokens"] > 3  # a count of payloads vs tokens
+    assert data["most_bounced"][0]["expansions"] == 3
+    header, rows = _parse_table(res.stdout, "most bounced (expanded after all)")
+    assert header[1:] == ["command", "class", "tokens saved", "tokens re-read", "tokens net",
+                          "expansions", "when", "handle"]
+
+
+def test_gain_html_into_a_missing_folder_is_a_one_line_error(tmp_path):
+    _fill()
+    res = _gain("--html", str(tmp_path / "no" / "such" / "x.html"))
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert res.stderr.count("\n") == 1
+    assert res.stderr.startswith(f"thresher gain: cannot write {tmp_path / 'no' / 'such' / 'x.html'}")
+    assert "No such file or directory" in res.stderr
+
+
 def test_html_is_self_contained_with_svg_charts(tmp_path):
     _fill()
     page = tmp_path / "gain.html"

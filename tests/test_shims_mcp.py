@@ -1,5 +1,6 @@
 """PATH shims run the real program through `thresher run` (past their own folder, never into each
-other), and `thresher mcp` serves its four tools over stdio to the official SDK's client.
+other), and `thresher mcp` serves its tools over stdio to the official SDK's client (limits:
+tests/test_mcp_limits.py).
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def test_mcp_over_stdio_lists_and_calls_each_tool(tmp_path):
     env = {**os.environ, "PATH": VENV_BIN + os.pathsep + os.environ["PATH"]}
 
     async def session():
-        params = StdioServerParameters(command=sys.executable, args=["-m", "thresher", "mcp"],
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-m", "thresher", "mcp", "--allow-run", "all"],
                                        env=env, cwd=str(tmp_path))
         with anyio.fail_after(120):
             async with Client(params) as client:
@@ -135,9 +137,11 @@ def test_mcp_over_stdio_lists_and_calls_each_tool(tmp_path):
 
 
 def test_mcp_surface_tokens_is_small_and_counted_both_ways():
-    from thresher.integrations.mcp_server import surface_text, surface_tokens
+    from thresher.integrations.mcp_run import RunPolicy
+    from thresher.integrations.mcp_server import Config, build, surface_text, surface_tokens
     size = surface_tokens()
-    assert size["tools"] == 4 and 0 < size["estimate"] < 1000
+    assert size["tools"] == 3 and 0 < size["estimate"] < 1000  # thresher_run is off by default
+    assert surface_tokens(build(Config(run=RunPolicy("all"))))["tools"] == 4
     from thresher.dataflow.tokens import estimate
     assert size["estimate"] == estimate(surface_text())
     if size["cl100k"] is not None:

@@ -41,15 +41,24 @@ def project_settings(project: str) -> str:
     return os.path.join(project, ".claude", "settings.json")
 
 
-def hook_command() -> str:
-    """The shell command Claude Code should run: this install's ``thresher``, absolute, quoted."""
+def runner_words() -> str:
+    """This install's ``thresher`` as shell words: its absolute path, quoted.
+
+    The hook command and every rewritten line use it, because the agent's shell need not have
+    the venv on PATH (README install: ``.venv/bin/thresher``); a bare ``thresher`` would exit 127.
+    """
     exe = os.path.join(os.path.dirname(sys.executable), "thresher")
     if not os.access(exe, os.X_OK):
         import shutil
         exe = shutil.which("thresher") or ""
     if exe:
-        return f"{shlex.quote(os.path.abspath(exe))} {MARK}"
-    return f"{shlex.quote(sys.executable)} -m thresher {MARK}"
+        return shlex.quote(os.path.abspath(exe))
+    return f"{shlex.quote(sys.executable)} -m thresher"
+
+
+def hook_command() -> str:
+    """The shell command Claude Code should run: this install's ``thresher``, absolute, quoted."""
+    return f"{runner_words()} {MARK}"
 
 
 def is_ours(handler: object) -> bool:

@@ -17,8 +17,8 @@ segment, assignments and wrappers included, so doubt always means "no rewrite"):
 1. no deny or ask rule may match the original or the rewritten line, no sandbox is configured
    (its excluded commands run unsandboxed only under their own name), and every settings file
    Claude Code would read parses;
-2. and either the mode lets both run unprompted (``bypassPermissions``, or a bare ``Bash`` allow
-   rule), or in the prompting modes (``default``, ``acceptEdits``) *both* lines certainly prompt:
+2. and either the mode lets both run unprompted (``bypassPermissions``; in the prompting modes
+   also a bare ``Bash`` allow rule), or in the prompting modes (``default``, ``acceptEdits``) *both* lines certainly prompt:
    each holds a segment that no allow rule may match and that is not possibly one of Claude Code's
    read-only commands (the original's such segment is a test run, a build, an install...).
 
@@ -89,7 +89,8 @@ def settings_files(cwd: str, environ: dict) -> list[str]:
 
 def load_rules(files: list[str]) -> dict:
     """``{"allow": [...], "ask": [...], "deny": [...], "sandbox": bool}`` merged from ``files``."""
-    rules: dict = {"allow": [], "ask": [], "deny": [], "sandbox": False}
+    rules: dict = {"allow": [], "ask": [], "deny": [], "sandbox": False, "dirs": [],
+                   "block_outside": False}
     for path in files:
         try:
             with open(path, "rb") as fh:
@@ -111,6 +112,12 @@ def load_rules(files: list[str]) -> dict:
         sandbox = data.get("sandbox")
         if isinstance(sandbox, dict) and sandbox.get("enabled"):
             rules["sandbox"] = True
+        dirs = perms.get("additionalDirectories") or []
+        rules["dirs"] += [d for d in dirs if isinstance(d, str)] if isinstance(dirs, list) else []
+        # read wherever it may sit: doubt about a refusal means no rewrite, never a looser one
+        if data.get("blockReadsOutsideWorkingDirectories") or \
+                perms.get("blockReadsOutsideWorkingDirectories"):
+            rules["block_outside"] = True
     return rules
 
 
@@ -141,9 +148,11 @@ def _regex(spec: str) -> re.Pattern:
 
 
 def _suffixes(text: str) -> list[str]:
-    """``text`` and every suffix of it starting at a word."""
+    """``text`` and every suffix of it starting at a word, each also with its first word's folder
+    dropped (``/venv/bin/thresher run`` may meet a rule written for ``thresher run``)."""
     text = text.strip()
-    return [text] + [text[m.end():] for m in re.finditer(r"\s+", text) if text[m.end():]]
+    out = [text] + [text[m.end():] for m in re.finditer(r"\s+", text) if text[m.end():]]
+    return out + [re.sub(r"\A\S*/(?=\S)", "", s) for s in out if re.match(r"\S*/\S", s)]
 
 
 def may_match(specs: list[str | None], texts: list[str], tool_input: dict) -> bool:
@@ -195,12 +204,57 @@ def unchanged(old: list, new: list, tool_input: dict, mode: str | None, rules: d
     if may_match(guards, texts, tool_input):
         return False
     allow = bash_specs(rules["allow"], "allow")
-    if mode in FREE_MODES or None in allow:
+    # The mode comes first: auto, plan, dontAsk and unknown modes judge a line by their own
+    # lights whatever the allow rules say (auto mode even drops broad Bash allow rules).
+    if mode in FREE_MODES:
         return True
     if mode not in PROMPT_MODES:
         return False
+    if None in allow:
+        return True
 
     def prompts(pairs: list) -> bool:
         return any(certain and not may_match(allow, [text], tool_input)
                    for text, certain in pairs)
     return prompts(old) and prompts(new)
+
+
+# Process wrappers Claude Code strips before matching a rule (permissions, "Process wrappers").
+WRAPPERS = {"timeout": 1, "time": 0, "nice": 0, "nohup": 0, "stdbuf": 0}
+
+
+def _bare(command: str) -> list[str]:
+    """``command`` as Claude Code matches it: leading assignments and process wrappers dropped."""
+    words = command.split()
+    while words and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+        words = words[1:]
+    while words and words[0] in WRAPPERS:
+        takes = WRAPPERS[words[0]]
+        words = words[1:]
+        while words and words[0].startswith("-"):
+            words = words[1:]
+        words = words[takes:]
+    return [" ".join(words)] if words else []
+
+
+def verdict_for(command: str, tool_input: dict, rules: dict) -> str | None:
+    """``"deny"``/``"ask"`` when a deny/ask rule would meet ``command`` typed on its own, else None.
+
+    For ``thresher run -- X`` typed by the agent: Claude Code judges the whole line, which names
+    thresher, so a rule written for ``X`` would never see ``X``. Matching here is the rule's own
+    (anchored at the command's start, past assignments and the documented wrappers), not the
+    hook's over-approximation: a false "deny" would block a command the user allowed.
+    """
+    texts = _bare(command)
+    for kind in ("deny", "ask"):
+        for spec in bash_specs(rules[kind], kind):
+            if spec is None:
+                return kind
+            name, colon, value = spec.partition(":")
+            if colon and name.strip() in PARAM_NAMES:
+                if may_match([spec], texts, tool_input):
+                    return kind
+                continue
+            if any(_regex(spec).fullmatch(t) for t in texts):
+                return kind
+    return None

@@ -19,6 +19,10 @@ or would rather not touch.
   (subagents have their own context: they must never be told "already shown" about their parent's
   output). A ``thresher read``/``expand`` the agent runs itself gets the same assignments. A
   command that did not come through the hook has no scope, so nothing is folded for it.
+- ``PostToolUse`` on Bash: the output of a command PreToolUse left alone is replaced by its
+  compressed view (:mod:`thresher.integrations.claude_post`); nothing about what ran changes.
+- ``PreToolUse`` on a ``thresher run -- X`` line the agent typed: ``X`` is judged against the
+  deny/ask rules as if typed alone, and a match answers ``permissionDecision`` deny/ask.
 - ``SessionStart`` (source ``clear``/``compact``), ``PreCompact``, ``SubagentStart``,
   ``SubagentStop`` and ``SessionEnd`` drop the scope whose context was lost or ended.
 """
@@ -203,6 +207,10 @@ def handle(raw: bytes, environ: dict | None = None) -> str:
         event = data.get("hook_event_name")
         if event == "PreToolUse":
             answer = pre_tool_use(data, environ)
+            return json.dumps(answer) + "\n" if answer else ""
+        if event == "PostToolUse":
+            from .claude_post import post_tool_use
+            answer = post_tool_use(data, environ)
             return json.dumps(answer) + "\n" if answer else ""
         if event in SCOPE_EVENTS:
             scope_event(data)

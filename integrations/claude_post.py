@@ -108,7 +108,7 @@ def post_tool_use(data: dict, environ: dict) -> dict | None:
     if command is None or _pre_would_wrap(data, environ):
         return None
     got = _full_text(response)
-    if got is None:
+    if got is None or not claim(data.get("tool_use_id")):
         return None
     text, from_file = got
     out = compress_for_agent(text, command, data, response)
@@ -119,6 +119,45 @@ def post_tool_use(data: dict, environ: dict) -> dict | None:
     # with the saved-file keys kept, the host would show its own preview of the file instead
     replaced["stdout"] = out
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}}
+
+
+CLAIMS_KEPT = 4096
+
+
+def claim(tool_use_id: object) -> bool:
+    """Whether this process is the first to answer ``tool_use_id`` (a second one stays silent).
+
+    Two installs (user and project settings with different thresher paths) both run for one
+    call; the second would fold the output against what the first just recorded as delivered.
+    """
+    if not isinstance(tool_use_id, str) or not tool_use_id:
+        return True
+    import hashlib
+    from thresher.stores.db import home
+    folder = os.path.join(home(), "hook-claims")
+    name = hashlib.sha256(tool_use_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    try:
+        os.makedirs(folder, exist_ok=True)
+        os.close(os.open(os.path.join(folder, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return False
+    except OSError:
+        return True  # no claim possible: answering is still right for a single install
+    _prune(folder)
+    return True
+
+
+def _prune(folder: str) -> None:
+    """Keep the newest claims only (a call is answered within seconds of its claim)."""
+    try:
+        names = os.listdir(folder)
+        if len(names) <= CLAIMS_KEPT:
+            return
+        paths = sorted((os.path.join(folder, n) for n in names), key=os.path.getmtime)
+        for path in paths[:len(paths) // 2]:
+            os.remove(path)
+    except OSError:
+        pass
 
 
 def compress_for_agent(text: str, command: str, data: dict, response: dict) -> str | None:

@@ -19,9 +19,12 @@ import os
 import shlex
 import sys
 
-EVENTS = {"PreToolUse": "Bash", "SessionStart": None, "PreCompact": None, "SubagentStart": None,
-          "SubagentStop": None, "SessionEnd": None}
-TIMEOUT_S = 10  # a timed-out PreToolUse hook does not block: the call goes on unchanged
+EVENTS = {"PreToolUse": "Bash", "PostToolUse": "Bash", "SessionStart": None, "PreCompact": None,
+          "SubagentStart": None, "SubagentStop": None, "SessionEnd": None}
+TIMEOUT_S = 10  # a timed-out hook does not block: the call goes on (or its output stays) unchanged
+# Spellings of a command that reach the table only through a path Claude Code matches literally.
+LOCAL_SPELLINGS = ("./gradlew", "./mvnw", "./node_modules/.bin/tsc", "./node_modules/.bin/jest",
+                   "./node_modules/.bin/eslint", "./node_modules/.bin/vitest")
 MARK = "hook claude"
 
 
@@ -114,13 +117,35 @@ def strip_ours(data: dict) -> dict:
     return out
 
 
+def post_conditions() -> list[str]:
+    """The ``if`` conditions of the PostToolUse handlers: one per command thresher has a use for.
+
+    The ``if`` field (hooks reference, "Hook handler fields"; Claude Code >= 2.1.85) takes one
+    permission rule and starts the handler only for a call it matches, so the process (~50 ms)
+    is not started for ``cd``, ``echo`` or anything else thresher would leave alone. A rule holds
+    no alternation, hence one handler per command; identical handlers (same command string) are
+    run once per call by the host. Older hosts ignore the field and run the handler for every
+    Bash call: it then declines those calls itself.
+    """
+    from thresher.shell.commands import ALIASES, TABLE
+    names = set(TABLE) | {a for a, t in ALIASES.items() if t in TABLE} | set(LOCAL_SPELLINGS)
+    return [f"Bash({name} *)" for name in sorted(names)]
+
+
+def _handlers(event: str, command: str) -> list[dict]:
+    handler = {"type": "command", "command": command, "timeout": TIMEOUT_S}
+    if event == "PostToolUse":
+        return [{**handler, "if": cond} for cond in post_conditions()]
+    return [handler]
+
+
 def merged(data: dict, command: str) -> dict:
     """``data`` with exactly one thresher group per event (others' entries untouched)."""
     out = strip_ours(data)
     hooks = dict(out.get("hooks") or {})
     for event, matcher in EVENTS.items():
-        handler = {"type": "command", "command": command, "timeout": TIMEOUT_S}
-        group = {"matcher": matcher, "hooks": [handler]} if matcher else {"hooks": [handler]}
+        handlers = _handlers(event, command)
+        group = {"matcher": matcher, "hooks": handlers} if matcher else {"hooks": handlers}
         hooks[event] = list(hooks.get(event) or []) + [group]
     out["hooks"] = hooks
     return out
@@ -192,6 +217,11 @@ def check(path: str) -> list[str]:
             problems.append(f"{path}: no thresher handler for {event}")
         elif matcher and not any(g.get("matcher") == matcher for g in ours):
             problems.append(f"{path}: the thresher {event} group does not match {matcher!r}")
+        elif event == "PostToolUse":
+            conds = {h.get("if") for g in ours for h in g.get("hooks") or [] if is_ours(h)}
+            if conds != set(post_conditions()):
+                problems.append(f"{path}: the thresher PostToolUse conditions are not this "
+                                "version's (re-run init to refresh them)")
     return problems
 
 

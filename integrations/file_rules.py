@@ -27,8 +27,10 @@ import re
 
 FILE_KINDS = ("Read", "Edit", "Write", "MultiEdit", "NotebookEdit")
 # Commands that read the current folder when given no path operand.
-TREE_READERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "ls", "tree", "du",
-                          "git"})
+TREE_READERS = frozenset({"find", "ls", "tree", "du"})
+# Searchers whose first operand is the pattern: with no further operand they read the folder.
+SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+# git reads the work tree (diff, log -p, grep show file contents) whatever its operands.
 GLOB = re.compile(r"[*?\[]")
 
 
@@ -143,7 +145,7 @@ def touched(segment, cwd: str, home: str) -> list[tuple[str, bool]] | None:
         return []
     from thresher.shell.policy import command_name
     name = command_name(words[0].value)
-    values = []
+    values, operands = [], 0
     for tok in words[1:] + [t for _, t in segment.redirects]:
         if tok.expands or tok.value.startswith("~") and not tok.value.startswith("~/"):
             return None
@@ -152,10 +154,13 @@ def touched(segment, cwd: str, home: str) -> list[tuple[str, bool]] | None:
             if "=" not in value:
                 continue
             value = value.split("=", 1)[1]
+        else:
+            operands += 1
         if value:
             values.append(value)
-    if not values and name in TREE_READERS:
-        values = ["."]
+    if name == "git" or (name in TREE_READERS and not operands) or (
+            name in SEARCHERS and operands <= 1):
+        values.append(".")
     out = []
     for value in values:
         value = os.path.join(home, value[2:]) if value.startswith("~/") else value

@@ -169,6 +169,8 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
         rules = rules or load_rules(settings_files(cwd, environ))
     except Unknown:
         return None
+    from .permissions import cli_rules_seen
+    rules["cli"] = cli_rules_seen()
     mode = data.get("permission_mode")
     if not unchanged(old, new, tool_input, mode if isinstance(mode, str) else None, rules):
         return None

@@ -25,6 +25,7 @@ written the answer is not sent (the agent reads the original).
 from __future__ import annotations
 
 import os
+import re
 
 MAX_READ = 64 * 1024 * 1024  # the most of a saved output read back (thresher run's capture cap)
 # Commands whose own output is nothing worth a look: they may sit beside the one that speaks.
@@ -32,8 +33,14 @@ QUIET = frozenset("""cd pushd popd export unset set source . alias true false mk
 mv cp ln chmod chown chgrp sleep umask shift trap local declare typeset readonly hash""".split())
 
 
+RAW_ASKED = re.compile(r"(?:\A|[\s;&|(])THRESHER_(?:RAW|DISABLE)=(?![\"']?(?:0|false|no|off)?[\"']?"
+                       r"(?:\s|\Z))")
+
+
 def post_command(line: str) -> str | None:
     """The one command whose stdout the agent reads in ``line``, if it is worth compressing."""
+    if RAW_ASKED.search(line):
+        return None  # the agent asked for this command's output untouched (see the agent note)
     from thresher.shell.policy import command_name
     from thresher.shell.rewrite import analyze
     decisions = analyze(line)

@@ -87,6 +87,35 @@ def settings_files(cwd: str, environ: dict) -> list[str]:
     return files
 
 
+# Claude Code command-line options that add rules or settings the files do not show.
+CLI_RULE_FLAGS = ("--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools",
+                  "--settings", "--add-dir", "--permission-prompt-tool")
+
+
+def cli_rules_seen(pid: int | None = None, depth: int = 8) -> bool:
+    """Whether an ancestor process (the ``claude`` that started this hook) was given rule flags.
+
+    Read from ``/proc`` (Linux); where it cannot be read the answer is False and the README says
+    what follows. Rules passed this way are invisible in the settings files, so with any of them
+    the hook rewrites nothing (a deny rule there could stop matching the wrapped line).
+    """
+    pid = os.getppid() if pid is None else pid
+    for _ in range(depth):
+        if pid <= 1:
+            return False
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                argv = fh.read().split(b"\0")
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                pid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+        words = [a.decode("utf-8", "replace") for a in argv]
+        if any(w.split("=", 1)[0] in CLI_RULE_FLAGS for w in words):
+            return True
+    return False
+
+
 def load_rules(files: list[str]) -> dict:
     """``{"allow": [...], "ask": [...], "deny": [...], "sandbox": bool}`` merged from ``files``."""
     rules: dict = {"allow": [], "ask": [], "deny": [], "sandbox": False, "dirs": [],
@@ -197,7 +226,7 @@ def unchanged(old: list, new: list, tool_input: dict, mode: str | None, rules: d
     ``old`` and ``new`` are ``(segment text, certainly not read-only)`` pairs of the two lines
     (a ``thresher run --`` segment is never read-only; see :func:`certain_prompt_command`).
     """
-    if rules["sandbox"]:
+    if rules["sandbox"] or rules.get("cli"):
         return False
     texts = [t for t, _ in old] + [t for t, _ in new]
     guards = bash_specs(rules["deny"], "deny") + bash_specs(rules["ask"], "ask")

@@ -17,7 +17,7 @@ over-approximating (any doubt means "could match", hence no rewrite):
   the merged rules forget which file they came from), ``p`` or ``./p`` from the current folder;
   a pattern without a slash matches at any depth, as in gitignore;
 - a path "could match" when the pattern matches it or one of its parent folders, or when it is
-  a folder that may hold something the pattern matches.
+  a folder (or not there at all: it may be one) that may hold something the pattern matches.
 """
 
 from __future__ import annotations
@@ -168,7 +168,9 @@ def touched(segment, cwd: str, home: str) -> list[tuple[str, bool]] | None:
         if glob:
             value = _literal_dir(value)
         path = os.path.normpath(os.path.join(cwd, value))
-        out.append((path, glob or os.path.isdir(path) or value.endswith("/") or value == "."))
+        # a path that is not there may be a folder the command creates or a name it searches for
+        maybe_dir = glob or os.path.isdir(path) or not os.path.lexists(path) or value[-1] in "/."
+        out.append((path, maybe_dir))
     return out
 
 

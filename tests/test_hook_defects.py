@@ -75,6 +75,8 @@ def test_reads_outside_the_working_directories(session_env):
 
 def test_unrelated_file_rules_still_let_the_line_be_wrapped(session_env):
     settings(session_env["proj"], permissions={"deny": ["Read(./.env)", "Edit(./build/**)"]})
+    (session_env["proj"] / "src").mkdir()
+    (session_env["proj"] / "src" / "app.py").write_text("print('hi')\n")
     data = payload("pre_bash", cwd=str(session_env["proj"]), permission_mode="bypassPermissions",
                    command="cat src/app.py")
     assert updated_input(data, session_env["environ"]).endswith("run -- cat src/app.py")

@@ -159,8 +159,9 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
     if tool_input.get("run_in_background"):
         return None  # a background command's output is read while it runs: never hold it back
     from thresher import switches
-    if switches.disabled():
-        return None
+    from .claude_post import RAW_ASKED
+    if switches.disabled() or RAW_ASKED.search(line):
+        return None  # off, or the agent asked for this line's output untouched
     done = rewrite_line(line, scope_of(data))
     if done is None:
         return None

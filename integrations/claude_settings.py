@@ -2,7 +2,9 @@
 
 Layout (hooks reference, "Configuration", https://code.claude.com/docs/en/hooks#configuration):
 ``{"hooks": {EVENT: [{"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}]}}``;
-events without matcher support ignore the ``matcher`` field, so those groups carry none. Hook
+events without matcher support ignore the ``matcher`` field, so those groups carry none. The
+PostToolUse group holds one handler per command thresher has a use for, each with an ``if``
+condition (see :func:`post_conditions`). Hook
 entries merge across settings levels, so thresher only ever adds its own groups and never
 touches anyone else's. Our handlers are recognised by their command (``... hook claude``).
 

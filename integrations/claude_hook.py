@@ -116,7 +116,11 @@ def _verdict(kind: str, command: str) -> dict:
                                    "permissionDecisionReason": reason}}
 
 
-def _file_rules_allow(texts: list[str], rules: dict, cwd: str, environ: dict) -> bool:
+CHDIR = re.compile(r"(?:\A|[;&|(\s])(?:cd|pushd|popd)(?:\s|\Z|;)")
+
+
+def _file_rules_allow(texts: list[str], rules: dict, cwd: str, environ: dict,
+                      line: str) -> bool:
     """No Read/Edit rule (nor the working-directory limit) could meet a wrapped segment's paths."""
     from thresher.shell.lexer import tokenize
     from thresher.shell.segments import split
@@ -124,6 +128,8 @@ def _file_rules_allow(texts: list[str], rules: dict, cwd: str, environ: dict) ->
     policy = policy_from(rules, cwd, environ)
     if not policy.active():
         return True
+    if CHDIR.search(line):
+        return False  # relative paths after a cd are relative to a folder we do not follow
     for text in texts:
         try:
             segs = split(tokenize(text))
@@ -175,7 +181,7 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
     mode = data.get("permission_mode")
     if not unchanged(old, new, tool_input, mode if isinstance(mode, str) else None, rules):
         return None
-    if not _file_rules_allow(wrapped, rules, cwd, environ):
+    if not _file_rules_allow(wrapped, rules, cwd, environ, line):
         return None
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                    "updatedInput": {**tool_input, "command": new_line}}}

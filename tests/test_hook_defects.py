@@ -54,6 +54,8 @@ def test_rewritten_line_runs_without_the_venv_on_path(session_env, target):
     ({"deny": ["Read"]}, "bypassPermissions", "cat README.md"),
     ({"deny": ["Edit(./build/**)"]}, "default", "cargo build 2> build/err.log"),
     ({"deny": ["Read(./.env)"]}, "bypassPermissions", "cat $CONFIG"),
+    ({"deny": ["Read(//etc/shadow)"]}, "bypassPermissions", "cd /etc && cat shadow"),
+    ({"deny": ["Read(./.env)"]}, "bypassPermissions", "timeout 5 cat .env"),
 ])
 def test_read_and_edit_rules_keep_meeting_the_line(session_env, perms, mode, line):
     """Defect 2: before the fix each of these was wrapped, and the rule no longer saw the file."""

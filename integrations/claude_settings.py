@@ -130,7 +130,9 @@ def post_conditions() -> list[str]:
     Bash call: it then declines those calls itself.
     """
     from thresher.shell.commands import ALIASES, TABLE
+    from thresher.shell.prefixes import BUILTIN
     names = set(TABLE) | {a for a, t in ALIASES.items() if t in TABLE} | set(LOCAL_SPELLINGS)
+    names |= set(BUILTIN)  # sudo, timeout, npx, uv run...: the real command comes after them
     return [f"Bash({name} *)" for name in sorted(names)]
 
 

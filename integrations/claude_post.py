@@ -1,4 +1,4 @@
-"""PostToolUse on Bash: replace the output the agent reads with thresher's view of it.
+"""PostToolUse on Bash (and Grep): replace the output the agent reads with thresher's view of it.
 
 Contract (hooks reference, "PostToolUse"; Claude Code >= 2.1.121): the event carries
 ``tool_name``, ``tool_input`` (what ran), ``tool_response`` and ``tool_use_id`` besides the common
@@ -102,8 +102,35 @@ def _usable(data: dict) -> tuple[str, dict] | None:
     return line, response
 
 
+def grep_post(data: dict) -> dict | None:
+    """The PostToolUse answer for a Grep call in ``content`` mode, or ``None``.
+
+    Only ``content`` is shortened (as the search graph shortens ``rg -n``) and ``numLines`` set to
+    the lines it now has; ``numFiles`` and ``filenames`` stay true of the search. The other modes
+    are lists of names whose every entry is the answer (and a marker would read as a file name).
+    """
+    response, tool_input = data.get("tool_response"), data.get("tool_input")
+    if not isinstance(response, dict) or not isinstance(tool_input, dict) \
+            or response.get("mode") != "content" or not isinstance(response.get("content"), str) \
+            or not response["content"]:
+        return None
+    from thresher import switches
+    if switches.disabled() or switches.measure_only() or not claim(data.get("tool_use_id")):
+        return None
+    from thresher.bench.replay import grep_command
+    out = compress_for_agent(response["content"], grep_command(tool_input), data, response)
+    if out is None:
+        return None
+    replaced = {**response, "content": out}
+    if isinstance(response.get("numLines"), int):
+        replaced["numLines"] = len(out.splitlines())
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}}
+
+
 def post_tool_use(data: dict, environ: dict) -> dict | None:
-    """The PostToolUse answer for a Bash call, or ``None`` (no output: the original stands)."""
+    """The PostToolUse answer for a Bash or Grep call, or ``None`` (the original stands)."""
+    if data.get("tool_name") == "Grep":
+        return grep_post(data)
     usable = _usable(data)
     if usable is None:
         return None

@@ -143,14 +143,22 @@ def _handlers(event: str, command: str) -> list[dict]:
     return [handler]
 
 
+def _groups(event: str, matcher: str | None, command: str) -> list[dict]:
+    """thresher's groups for one event (PostToolUse has a second one, for the Grep tool)."""
+    handlers = _handlers(event, command)
+    groups = [{"matcher": matcher, "hooks": handlers} if matcher else {"hooks": handlers}]
+    if event == "PostToolUse":
+        groups.append({"matcher": "Grep", "hooks": [
+            {"type": "command", "command": command, "timeout": TIMEOUT_S}]})
+    return groups
+
+
 def merged(data: dict, command: str) -> dict:
     """``data`` with exactly one thresher group per event (others' entries untouched)."""
     out = strip_ours(data)
     hooks = dict(out.get("hooks") or {})
     for event, matcher in EVENTS.items():
-        handlers = _handlers(event, command)
-        group = {"matcher": matcher, "hooks": handlers} if matcher else {"hooks": handlers}
-        hooks[event] = list(hooks.get(event) or []) + [group]
+        hooks[event] = list(hooks.get(event) or []) + _groups(event, matcher, command)
     out["hooks"] = hooks
     return out
 
@@ -222,8 +230,11 @@ def check(path: str) -> list[str]:
         elif matcher and not any(g.get("matcher") == matcher for g in ours):
             problems.append(f"{path}: the thresher {event} group does not match {matcher!r}")
         elif event == "PostToolUse":
-            conds = {h.get("if") for g in ours for h in g.get("hooks") or [] if is_ours(h)}
-            if conds != set(post_conditions()):
+            conds = {h.get("if") for g in ours if g.get("matcher") == "Bash"
+                     for h in g.get("hooks") or [] if is_ours(h)}
+            if not any(g.get("matcher") == "Grep" for g in ours):
+                problems.append(f"{path}: no thresher PostToolUse handler for the Grep tool")
+            elif conds != set(post_conditions()):
                 problems.append(f"{path}: the thresher PostToolUse conditions are not this "
                                 "version's (re-run init to refresh them)")
     return problems

@@ -171,3 +171,19 @@ def test_the_installed_command_answers_as_a_subprocess(session_env):
                           env=env, timeout=120)
     assert proc.returncode == 0 and proc.stderr == b""
     assert json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+
+
+def test_grep_content_is_shortened_and_its_line_count_kept_true(session_env):
+    env, cwd = session_env["environ"], str(session_env["proj"])
+    raw = fixture_stdout("search-rg-def-huge")  # rg -n output: what Grep's content mode holds
+    data = payload("post_grep", cwd=cwd)
+    files = sorted({line.split(":", 1)[0] for line in raw.splitlines()})
+    data["tool_response"].update(content=raw, numLines=len(raw.splitlines()),
+                                 numFiles=len(files), filenames=files)
+    new = answer(data, env)["hookSpecificOutput"]["updatedToolOutput"]
+    assert len(new["content"]) < len(raw) and new["numLines"] == len(new["content"].splitlines())
+    assert (new["mode"], new["numFiles"], new["filenames"]) == ("content", len(files), files)
+    assert re.search(r"thresher expand [0-9a-f]{12}", new["content"])
+    names = payload("post_grep", cwd=cwd, tool_use_id="toolu_names")
+    names["tool_response"].update(mode="files_with_matches", filenames=files, numFiles=len(files))
+    assert answer(names, env) is None  # a list of names: every entry is the answer

@@ -52,7 +52,8 @@ def test_merge_keeps_existing_entries_and_is_idempotent(env):
     assert pre[0] == {"matcher": "Edit|Write",
                       "hooks": [{"type": "command", "command": "prettier --check"}]}
     assert pre[1]["matcher"] == "Bash" and pre[1]["hooks"][0]["command"].endswith(" hook claude")
-    (post,) = data["hooks"]["PostToolUse"]
+    (post, grep) = data["hooks"]["PostToolUse"]
+    assert grep["matcher"] == "Grep" and grep["hooks"][0]["command"].endswith(" hook claude")
     conds = [h["if"] for h in post["hooks"]]
     assert post["matcher"] == "Bash" and {"Bash(git *)", "Bash(ls *)", "Bash(cat *)",
                                           "Bash(grep *)", "Bash(find *)", "Bash(pytest *)"} <= set(conds)

@@ -9,15 +9,18 @@ command goes to PostToolUseFailure, which cannot replace output (see the README)
 
 Then it replays the session transcripts in ``tests/fixtures/transcripts`` (real command outputs in
 Claude Code's transcript format) through the hooks in each mode and reports the tokens the agent
-would have read (estimated with thresher's estimator): raw, and with the hooks.
+would have read of its Bash results and content-mode Grep results (estimated with thresher's
+estimator): raw, and with the hooks.
 
-Usage: ``python benchmarks/hook_paths.py [--mode default ...] [--transcripts DIR]``.
+Last, a live session: :data:`LIVE` (16 read-only commands an agent runs to find its way around)
+run for real in ``--repo`` (default: this repository), delivered as the hooks would per mode.
+
+Usage: ``python benchmarks/hook_paths.py [--mode default ...] [--transcripts DIR] [--repo DIR]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import tempfile
 
@@ -85,6 +88,13 @@ def replay_through_hooks(folder: str, mode: str, cwd: str, environ: dict) -> dic
     out = {"calls": 0, "raw": 0, "hooks": 0, "pre": 0, "post": 0}
     for n, path in enumerate(transcript_files([folder])):
         calls, _ = tool_calls(entries(path)[0])
+        for i, call in enumerate(c for c in calls if c["tool"] == "Grep"):
+            got = _grep_through_hooks(call, mode, cwd, f"{n}_{i}")
+            if got is not None:
+                out["calls"] += 1
+                out["raw"] += count(got[0])
+                out["hooks"] += count(got[1])
+                out["post"] += got[0] != got[1]
         for i, call in enumerate(c for c in calls if c["tool"] == "Bash"):
             case = bash_case(call)
             raw = case["stdout"] + case["stderr"]
@@ -105,6 +115,66 @@ def replay_through_hooks(folder: str, mode: str, cwd: str, environ: dict) -> dic
     return out
 
 
+# A session's worth of read-only commands, run for real in a repository (default: this one).
+LIVE = ["git status", "git log", "git log --stat -30", "git diff HEAD~8 --stat", "git diff HEAD~3",
+        "git show HEAD~1", "ls -la", "ls -R stages", "cat dataflow/api.py", "cat README.md",
+        "head -n 200 bench/replay.py", 'rg -n "def " stages', 'grep -rn "import" cli',
+        'find . -name "*.py" -not -path "./.venv/*"', "du -ah graphs", "ls -la tests/fixtures"]
+
+
+def live_session(repo: str, mode: str, cwd: str, environ: dict) -> dict:
+    """Run :data:`LIVE` in ``repo`` and deliver each output as the hooks would in ``mode``."""
+    import subprocess
+    from thresher.bench.arms import cached_plans, thresher_view
+    from thresher.bench.score import counter
+    from thresher.integrations.claude_post import post_tool_use
+    _, count = counter("estimate")
+    out = {"calls": 0, "raw": 0, "hooks": 0, "pre": 0, "post": 0}
+    for i, command in enumerate(LIVE):
+        proc = subprocess.run(["/bin/sh", "-c", command], cwd=repo, capture_output=True,
+                              text=True, errors="replace", timeout=120)
+        case = {"command": command, "exit_code": proc.returncode, "stdout": proc.stdout,
+                "stderr": proc.stderr}
+        raw, how = proc.stdout + proc.stderr, path_of(command, mode, cwd, environ)
+        seen = raw
+        if how == "pre":
+            seen = thresher_view(case, "default", cached_plans()).decode("utf-8", "replace")
+        elif how == "post" and proc.returncode == 0:
+            data = _payload("PostToolUse", repo, mode, command, proc.stdout)
+            data["tool_use_id"], data["session_id"] = f"toolu_live_{mode}_{i}", f"live-{mode}"
+            answer = post_tool_use(data, environ)
+            if answer:
+                seen = answer["hookSpecificOutput"]["updatedToolOutput"]["stdout"] + proc.stderr
+        out["calls"] += 1
+        out["raw"] += count(raw)
+        out["hooks"] += count(seen)
+        out[how] = out.get(how, 0) + (seen != raw)
+    return out
+
+
+def _report(title: str, rows: dict) -> None:
+    print(title)
+    for mode, r in rows.items():
+        saved = r["raw"] - r["hooks"]
+        pct = 100.0 * saved / r["raw"] if r["raw"] else 0.0
+        print(f"  {mode:<18} {r['calls']} calls: {r['raw']:,} raw -> {r['hooks']:,} "
+              f"({saved:,} saved, {pct:.1f}%); shrunk by pre {r['pre']}, by post {r['post']}")
+
+
+def _grep_through_hooks(call: dict, mode: str, cwd: str, tag: str) -> tuple[str, str] | None:
+    """``(raw content, what the agent reads)`` of a content-mode Grep call, else None."""
+    from thresher.integrations.claude_post import grep_post
+    res = call.get("structured")
+    if not isinstance(res, dict) or res.get("mode") != "content":
+        return None
+    data = {"session_id": f"bench-{mode}-grep-{tag}", "cwd": cwd, "permission_mode": mode,
+            "hook_event_name": "PostToolUse", "tool_name": "Grep", "tool_input": call["input"],
+            "tool_response": res, "tool_use_id": f"toolu_grep_{mode}_{tag}"}
+    answer = grep_post(data)
+    raw = res.get("content") or ""
+    return raw, answer["hookSpecificOutput"]["updatedToolOutput"]["content"] if answer else raw
+
+
 def main() -> None:
     """Print the path table and the replayed session's tokens."""
     ap = argparse.ArgumentParser(description=__doc__,
@@ -112,6 +182,8 @@ def main() -> None:
     ap.add_argument("--mode", action="append", choices=MODES, help="modes (default: all)")
     ap.add_argument("--transcripts", default=os.path.join(HERE, "..", "tests", "fixtures",
                                                           "transcripts"))
+    ap.add_argument("--repo", default=os.path.join(HERE, ".."),
+                    help="repository for the live session (default: this one; '' to skip)")
     args = ap.parse_args()
     modes = args.mode or list(MODES)
     with tempfile.TemporaryDirectory() as tmp:
@@ -123,15 +195,13 @@ def main() -> None:
         environ["HOME"] = home
         os.environ["HOME"] = home
         print("\n".join(table(modes, proj, environ)))
-        print(f"\nsession replay ({os.path.relpath(args.transcripts)}), Bash results, "
-              "estimated tokens:")
-        for mode in modes:
-            r = replay_through_hooks(args.transcripts, mode, proj, environ)
-            saved = r["raw"] - r["hooks"]
-            pct = 100.0 * saved / r["raw"] if r["raw"] else 0.0
-            print(f"  {mode:<18} {r['calls']} calls: {r['raw']:,} raw -> {r['hooks']:,} "
-                  f"({saved:,} saved, {pct:.1f}%); shrunk by pre {r['pre']}, by post {r['post']}")
-    print(json.dumps({"note": "pre/post/none per command above; post needs exit 0"}))
+        _report(f"\nsession replay ({os.path.relpath(args.transcripts)}), Bash and Grep "
+                "results, estimated tokens:",
+                {m: replay_through_hooks(args.transcripts, m, proj, environ) for m in modes})
+        if args.repo:
+            _report(f"\nlive session: {len(LIVE)} read-only commands run in {args.repo}, "
+                    "estimated tokens:",
+                    {m: live_session(args.repo, m, proj, environ) for m in modes})
 
 
 if __name__ == "__main__":

@@ -15,12 +15,14 @@ So a rewrite is sent only when it provably leaves the outcome alone, judged with
 segment, assignments and wrappers included, so doubt always means "no rewrite"):
 
 1. no deny or ask rule may match the original or the rewritten line, no sandbox is configured
-   (its excluded commands run unsandboxed only under their own name), and every settings file
-   Claude Code would read parses;
-2. and either the mode lets both run unprompted (``bypassPermissions``; in the prompting modes
-   also a bare ``Bash`` allow rule), or in the prompting modes (``default``, ``acceptEdits``) *both* lines certainly prompt:
-   each holds a segment that no allow rule may match and that is not possibly one of Claude Code's
-   read-only commands (the original's such segment is a test run, a build, an install...).
+   (its excluded commands run unsandboxed only under their own name), no rule came on the
+   ``claude`` command line (:func:`cli_rules_seen`), and every settings file Claude Code would
+   read parses (Read/Edit rules are judged apart: :mod:`thresher.integrations.file_rules`);
+2. the mode is checked before any allow rule: ``bypassPermissions`` lets both run unprompted;
+   in the prompting modes (``default``, ``acceptEdits``) a bare ``Bash`` allow rule does too,
+   or else *both* lines must certainly prompt: each holds a segment that no allow rule may match
+   and that is not possibly one of Claude Code's read-only commands (the original's such segment
+   is a test run, a build, an install...); any other mode: no rewrite.
 
 Commands Claude Code would run without asking (``git status``, ``ls``, ``grep``, or anything an
 allow rule covers) are therefore left alone in the prompting modes: wrapping them would add a

@@ -140,6 +140,25 @@ def _file_rules_allow(texts: list[str], rules: dict, cwd: str, environ: dict,
     return True
 
 
+def _judge_run_targets(line: str, tool_input: dict, cwd: str, environ: dict) -> dict | None:
+    """For ``thresher run -- X`` lines: the deny/ask answer for X, else the rules loaded (or None).
+
+    Judged even in the background and with thresher switched off: it is the user's rule.
+    Raises ``permissions.Unknown`` when the settings cannot be read.
+    """
+    from .permissions import load_rules, settings_files, verdict_for
+    targets = run_targets(line)
+    if not targets:
+        return None
+    rules = load_rules(settings_files(cwd, environ))
+    verdicts = [(verdict_for(x, tool_input, rules), x) for x in targets]
+    for kind in ("deny", "ask"):
+        hit = next((x for v, x in verdicts if v == kind), None)
+        if hit is not None:
+            return _verdict(kind, hit)
+    return rules
+
+
 def pre_tool_use(data: dict, environ: dict) -> dict | None:
     """The PreToolUse answer for a Bash call, or ``None`` (no output)."""
     tool_input = data.get("tool_input")
@@ -148,20 +167,14 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
     line = tool_input.get("command")
     if not isinstance(line, str) or not line.strip():
         return None
-    from .permissions import Unknown, load_rules, settings_files, unchanged, verdict_for
+    from .permissions import Unknown, load_rules, settings_files, unchanged
     cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else os.getcwd()
-    targets = run_targets(line)
-    rules = None
-    if targets:  # judged even in the background and with thresher switched off: it is a rule
-        try:
-            rules = load_rules(settings_files(cwd, environ))
-        except Unknown:
-            return None
-        verdicts = [(verdict_for(x, tool_input, rules), x) for x in targets]
-        for kind in ("deny", "ask"):
-            hit = next((x for v, x in verdicts if v == kind), None)
-            if hit is not None:
-                return _verdict(kind, hit)
+    try:
+        rules = _judge_run_targets(line, tool_input, cwd, environ)
+    except Unknown:
+        return None
+    if isinstance(rules, dict) and "hookSpecificOutput" in rules:
+        return rules
     if tool_input.get("run_in_background"):
         return None  # a background command's output is read while it runs: never hold it back
     from thresher import switches

@@ -190,7 +190,7 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
     except Unknown:
         return None
     from .permissions import cli_rules_seen
-    rules["cli"] = cli_rules_seen()
+    rules["cli"] = cli_rules_seen(environ)
     mode = data.get("permission_mode")
     if not unchanged(old, new, tool_input, mode if isinstance(mode, str) else None, rules):
         return None

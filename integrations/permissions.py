@@ -94,27 +94,32 @@ CLI_RULE_FLAGS = ("--allowedTools", "--allowed-tools", "--disallowedTools", "--d
                   "--settings", "--add-dir", "--permission-prompt-tool")
 
 
-def cli_rules_seen(pid: int | None = None, depth: int = 8) -> bool:
-    """Whether an ancestor process (the ``claude`` that started this hook) was given rule flags.
+def cli_rules_seen(environ: dict, pid: int | None = None, depth: int = 8) -> bool:
+    """Whether the ``claude`` process that started this hook was given rule flags.
 
-    Read from ``/proc`` (Linux); where it cannot be read the answer is False and the README says
-    what follows. Rules passed this way are invisible in the settings files, so with any of them
-    the hook rewrites nothing (a deny rule there could stop matching the wrapped line).
+    Only when Claude Code started the hook (it sets ``CLAUDE_PROJECT_DIR`` for hook commands);
+    the walk up the parents stops at the first process named like ``claude``. Read from
+    ``/proc`` (Linux); where it cannot be read the answer is False and the README says what
+    follows. Rules passed this way are invisible in the settings files, so with any of them the
+    hook rewrites nothing (a deny rule there could stop matching the wrapped line).
     """
+    if not environ.get("CLAUDE_PROJECT_DIR"):
+        return False
     pid = os.getppid() if pid is None else pid
     for _ in range(depth):
         if pid <= 1:
             return False
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                argv = fh.read().split(b"\0")
+                words = [a.decode("utf-8", "replace") for a in fh.read().split(b"\0") if a]
             with open(f"/proc/{pid}/stat", "rb") as fh:
                 pid = int(fh.read().rsplit(b")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             return False
-        words = [a.decode("utf-8", "replace") for a in argv]
         if any(w.split("=", 1)[0] in CLI_RULE_FLAGS for w in words):
             return True
+        if any(os.path.basename(w).startswith("claude") for w in words[:2]):
+            return False  # Claude Code itself, without such flags
     return False
 
 

@@ -120,3 +120,26 @@ def test_deny_wins_over_ask_and_unmatched_targets_stay_silent(session_env):
         "deny"
     quiet = payload("pre_bash", cwd=str(session_env["proj"]), command="thresher run -- ls -la")
     assert answer(quiet, session_env["environ"]) is None
+
+
+def test_rules_given_on_the_claude_command_line_stop_rewrites(session_env, tmp_path):
+    """A --disallowedTools rule is not in any settings file: with it, nothing is rewritten."""
+    import json
+    import sys
+    env = {**session_env["environ"], "CLAUDE_PROJECT_DIR": str(session_env["proj"])}
+    data = json.dumps(payload("pre_bash", cwd=str(session_env["proj"]), command="pytest -q"))
+    hook = [sys.executable, "-m", "thresher", "hook", "claude"]
+    script = tmp_path / "claude"  # stands in for the claude process that starts the hook
+    # it keeps running (no exec) so its own command line, flags included, stays in /proc
+    script.write_text('#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\n"$@"\n')
+    script.chmod(0o755)
+
+    def run(*flags):
+        shell = f"{' '.join(hook)} <<'EOF'\n{data}\nEOF\n"
+        proc = subprocess.run([str(script), *flags, "--", "/bin/sh", "-c", shell], env=env,
+                              capture_output=True, timeout=60, cwd=session_env["proj"])
+        return proc.stdout
+
+    assert b"updatedInput" in run("--model", "opus")
+    assert run("--disallowedTools", "Bash(pytest:*)") == b""
+    assert run("--settings=/tmp/extra.json") == b""

@@ -126,8 +126,9 @@ def post_conditions() -> list[str]:
     permission rule and starts the handler only for a call it matches, so the process (~50 ms)
     is not started for ``cd``, ``echo`` or anything else thresher would leave alone. A rule holds
     no alternation, hence one handler per command; identical handlers (same command string) are
-    run once per call by the host. Older hosts ignore the field and run the handler for every
-    Bash call: it then declines those calls itself.
+    run once per call by the host, and a second answer for one call is refused anyway
+    (``claude_post.claim``). Output replacement needs Claude Code 2.1.121, which knows the field;
+    a handler started for a call it has no use for declines it itself.
     """
     from thresher.shell.commands import ALIASES, TABLE
     from thresher.shell.prefixes import BUILTIN

@@ -20,7 +20,9 @@ AGENT_ENV = ["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "LC_ALL=C"]
 
 
 def _agent_shell(line: str, cwd, home) -> tuple:
-    proc = subprocess.run(AGENT_ENV + [f"HOME={home}", "/bin/sh", "-c", line], cwd=cwd,
+    # the plan cache is shared only to spare a compile; PATH has no venv, as in the agent's shell
+    cache = f"THRESHER_CACHE_HOME={os.environ['THRESHER_CACHE_HOME']}"
+    proc = subprocess.run(AGENT_ENV + [f"HOME={home}", cache, "/bin/sh", "-c", line], cwd=cwd,
                           capture_output=True, timeout=60)
     return proc.returncode, proc.stdout, proc.stderr
 

@@ -182,6 +182,7 @@ def replay_file(job: tuple) -> dict:
         key, pclass, raw, out = view(call, role)
         t_in, t_out = count(as_text(raw)), count(as_text(out))
         result["events"].append({"tool": call["tool"], "key": key, "class": pclass,
+                                 "project": project_of(path),
                                  "tokens_in": t_in, "tokens_out": t_out, "saved": t_in - t_out,
                                  "ms": round((time.perf_counter() - t0) * 1000, 2)})
     return result
@@ -234,10 +235,28 @@ def merge(results: list[dict], tokenizer_name: str, role: str, asked: str = "aut
                                                 "tokens_out": 0, "saved": 0, "grew": 0,
                                                 "pct": 0.0, "median_pct": 0.0},
             "by_tool": _group(events, "tool"), "by_command": _group(events, "key"),
-            "by_class": _group(events, "class"),
+            "by_class": _group(events, "class"), "by_project": _group(events, "project"),
             "other_tools": [{"key": k, "results": n, "tokens": t}
                             for k, (n, t) in sorted(other.items(), key=lambda kv: -kv[1][1])],
             "files": per_file}
+
+
+def projects_root(environ: dict | None = None) -> str:
+    """Where Claude Code keeps transcripts: ``$CLAUDE_CONFIG_DIR/projects``, else
+    ``~/.claude/projects`` (one folder per project, named after its path)."""
+    env = os.environ if environ is None else environ
+    base = env.get("CLAUDE_CONFIG_DIR") or os.path.join(env.get("HOME") or "~", ".claude")
+    return os.path.join(os.path.expanduser(base), "projects")
+
+
+def project_of(path: str) -> str:
+    """The project a transcript belongs to: the folder under ``projects/`` (else its folder)."""
+    parts = os.path.normpath(path).split(os.sep)
+    if "projects" in parts[:-1]:
+        at = len(parts) - 1 - parts[::-1].index("projects")
+        if at + 1 < len(parts) - 1:
+            return parts[at + 1]
+    return os.path.basename(os.path.dirname(os.path.abspath(path))) or "."
 
 
 def transcript_files(paths: list[str]) -> list[str]:
@@ -290,6 +309,8 @@ def render_text(report: dict, top: int = 25) -> str:
     lines += _table("per tool", report["by_tool"], COLS)
     lines += _table(f"per command (top {top} by tokens saved)", report["by_command"][:top], COLS)
     lines += _table("per class", report["by_class"], COLS)
+    if len(report.get("by_project", [])) > 1 or report.get("found_under"):
+        lines += _table("per project", report["by_project"], COLS)
     if report["other_tools"]:
         lines += _table("other tool results (not seen by thresher)", report["other_tools"],
                         [("tool", "key"), ("results", "results"), ("tokens", "tokens")])

@@ -49,7 +49,8 @@ def main(argv: list[str]) -> int:
         return int(exc.code or 0)
     from thresher.integrations import claude_settings as cs
     from thresher.integrations.doctor import FAIL, run_all
-    settings = [cs.user_settings(), cs.project_settings(os.path.abspath(args.project))]
+    settings = list(dict.fromkeys([cs.user_settings(),
+                                   cs.project_settings(os.path.abspath(args.project))]))
     checks = run_all(settings, os.environ.get("PATH", ""), mcp=not args.no_mcp)
     checks.append(store_skips())
     for check in checks:

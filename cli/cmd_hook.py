@@ -1,4 +1,5 @@
-"""``thresher hook claude``: the Claude Code hook handler (PreToolUse rewrite, scope events).
+"""``thresher hook claude``: the Claude Code hook handler (PreToolUse rewrite, PostToolUse output
+replacement, scope events).
 
 Reads one hook event (JSON) on stdin and writes the documented answer on stdout, or nothing.
 Always exits 0: whatever it cannot parse or would rather not touch runs untouched. See
@@ -11,11 +12,13 @@ import sys
 
 HELP = """usage: thresher hook claude      (reads one Claude Code hook event as JSON on stdin)
 
-Installed by `thresher init claude` for PreToolUse (Bash), SessionStart, PreCompact,
-SubagentStart, SubagentStop and SessionEnd. On a Bash call it answers with an updatedInput that
-routes the commands worth shrinking through `thresher run` - only when that cannot change the
-permission prompt you would have seen (it never answers "allow"). Any other input: no output.
-Exit status: always 0.
+Installed by `thresher init claude` for PreToolUse and PostToolUse (Bash), SessionStart,
+PreCompact, SubagentStart, SubagentStop and SessionEnd. Before a Bash call it answers with an
+updatedInput that routes the commands worth shrinking through `thresher run` - only when that
+cannot change the permission prompt you would have seen (it never answers "allow"); a
+`thresher run -- X` line is answered deny/ask when a deny/ask rule matches X. After a Bash call
+that it left alone, it answers with an updatedToolOutput whose stdout is the compressed view
+(the original is archived first). Any other input: no output. Exit status: always 0.
 """
 
 

@@ -4,7 +4,9 @@
 (``~/.claude/settings.json``, the default) or a project's ``.claude/settings.json`` — next to
 whatever is there (idempotent; the first install keeps a byte-exact backup). The hooks: PreToolUse
 on Bash (``thresher hook claude`` routes commands worth shrinking through ``thresher run``, never
-changing the permission prompt you would get), and SessionStart / PreCompact / SubagentStart /
+changing the permission prompt you would get), PostToolUse on Bash (replaces the output of the
+commands it left alone with their compressed view; one handler per command thresher has a use
+for, through the hooks' ``if`` field), and SessionStart / PreCompact / SubagentStart /
 SubagentStop / SessionEnd (they drop what a reader was shown when its context is lost).
 ``--instructions`` also adds a short note for the agent to CLAUDE.md (``~/.claude/CLAUDE.md`` with
 ``--user``, ``DIR/CLAUDE.md`` with ``--project``). ``--uninstall`` takes all of it out again and

@@ -1,7 +1,9 @@
-"""``thresher replay TRANSCRIPT... [--workers N] [--engine local|dask|ray] [--json OUT]``
+"""``thresher replay [TRANSCRIPT...] [--workers N] [--engine local|dask|ray] [--json OUT]``
 
 Measure before you switch it on: read Claude Code session transcripts (JSONL, e.g.
-~/.claude/projects/<project>/*.jsonl; folders are searched for *.jsonl), pair each tool call with
+~/.claude/projects/<project>/*.jsonl; folders are searched for *.jsonl; with no path, every
+transcript where Claude Code keeps them: $CLAUDE_CONFIG_DIR/projects when that is set, else
+~/.claude/projects, reported per project too), pair each tool call with
 its result, and report what thresher would have saved per tool, per command and per payload class —
 without changing anything (no transcript, archive or ledger is written).
 
@@ -33,7 +35,8 @@ def parser() -> argparse.ArgumentParser:
     from thresher.cmd_bench import add_shared_options
     ap = argparse.ArgumentParser(prog="thresher replay", description=__doc__.split("\n", 2)[2],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("paths", nargs="+", metavar="TRANSCRIPT", help="JSONL files or folders of them")
+    ap.add_argument("paths", nargs="*", metavar="TRANSCRIPT",
+                    help="JSONL files or folders of them (default: Claude Code's projects folder)")
     ap.add_argument("--role", default="default", help="consumer role to replay with (default)")
     ap.add_argument("--engine", choices=ENGINES, default="local", help="where the work runs")
     ap.add_argument("--workers", type=int, default=1, metavar="N", help="parallel workers (default 1)")
@@ -46,9 +49,22 @@ def parser() -> argparse.ArgumentParser:
 
 def run(args) -> int:
     """Replay and report."""
-    from thresher.bench.replay import render_text, replay, transcript_files
+    from thresher.bench.replay import project_of, projects_root, render_text, replay, \
+        transcript_files
     from thresher.bench.runner import Progress
+    root = "" if args.paths else projects_root()
+    if root:
+        if not os.path.isdir(root):
+            print(f"thresher replay: no Claude Code transcripts: {root} does not exist (set "
+                  "CLAUDE_CONFIG_DIR if Claude Code keeps its data elsewhere, or pass .jsonl "
+                  "files or folders)", file=sys.stderr)
+            return 2
+        args.paths = [root]
     files = transcript_files(args.paths)
+    if root and files:
+        projects = sorted({project_of(f) for f in files})
+        print(f"thresher replay: found {len(files)} transcript(s) of {len(projects)} project(s) "
+              f"under {root}", file=sys.stderr)
     absent = [f for f in files if not os.path.isfile(f)]
     if absent or not files:
         print(f"thresher replay: no transcript at {', '.join(absent or args.paths)} (pass .jsonl "
@@ -58,6 +74,7 @@ def run(args) -> int:
     report = replay(files, role=args.role, tokenizer=args.tokenizer, engine=args.engine,
                     workers=args.workers, address=args.address,
                     progress=Progress(len(files), progress))
+    report["found_under"] = root
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=1)

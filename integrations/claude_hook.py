@@ -19,6 +19,10 @@ or would rather not touch.
   (subagents have their own context: they must never be told "already shown" about their parent's
   output). A ``thresher read``/``expand`` the agent runs itself gets the same assignments. A
   command that did not come through the hook has no scope, so nothing is folded for it.
+- ``PostToolUse`` on Bash: the output of a command PreToolUse left alone is replaced by its
+  compressed view (:mod:`thresher.integrations.claude_post`); nothing about what ran changes.
+- ``PreToolUse`` on a ``thresher run -- X`` line the agent typed: ``X`` is judged against the
+  deny/ask rules as if typed alone, and a match answers ``permissionDecision`` deny/ask.
 - ``SessionStart`` (source ``clear``/``compact``), ``PreCompact``, ``SubagentStart``,
   ``SubagentStop`` and ``SessionEnd`` drop the scope whose context was lost or ended.
 """
@@ -57,21 +61,24 @@ def _assignments(scope: tuple[str, str] | None) -> str:
 
 
 def rewrite_line(line: str, scope: tuple[str, str] | None):
-    """``(new line, old pairs, new pairs)`` or ``None`` when nothing changes.
+    """``(new line, old pairs, new pairs, wrapped segment texts)`` or ``None`` when nothing changes.
 
-    Pairs are ``(segment text, certainly not read-only)`` for the permission check.
+    Pairs are ``(segment text, certainly not read-only)`` for the permission check. The wrapper
+    is this install's ``thresher`` by its absolute path (see ``claude_settings.runner_words``).
     """
     from thresher.shell.policy import command_name
-    from thresher.shell.rewrite import WRAP, analyze
+    from thresher.shell.rewrite import analyze
+    from .claude_settings import runner_words
     from .permissions import certain_prompt_command
-    env = _assignments(scope)
+    env, wrap = _assignments(scope), runner_words() + " run -- "
     decisions = analyze(line)
-    inserts, old = [], []
+    inserts, old, wrapped = [], [], []
     for d in decisions:
         old.append((d.text, certain_prompt_command(d.real)))
         words = d.real.split()
         if d.wrap:
-            inserts.append((d.insert_at, env + WRAP))
+            inserts.append((d.insert_at, env + wrap))
+            wrapped.append(d.text)
         elif env and d.insert_at >= 0 and len(words) > 1 and command_name(words[0]) == "thresher" \
                 and words[1] in SCOPED_THRESHER:
             inserts.append((d.insert_at, env))
@@ -83,7 +90,73 @@ def rewrite_line(line: str, scope: tuple[str, str] | None):
         last = at
     new_line = "".join(out) + line[last:]
     new = [(d.text, certain_prompt_command(d.real)) for d in analyze(new_line)]
-    return new_line, old, new
+    return new_line, old, new, wrapped
+
+
+def run_targets(line: str) -> list[str]:
+    """The commands X of every ``thresher run [OPTS] -- X`` segment the agent typed itself."""
+    from thresher.cmd_run import parse
+    from thresher.shell.policy import command_name
+    from thresher.shell.rewrite import analyze
+    out = []
+    for d in analyze(line):
+        words = d.real.split()
+        if len(words) > 2 and command_name(words[0]) == "thresher" and words[1] == "run":
+            try:
+                out.append(" ".join(parse(words[2:])[1]))
+            except ValueError:
+                continue  # thresher run will refuse it itself
+    return out
+
+
+def _verdict(kind: str, command: str) -> dict:
+    reason = (f"a permission {kind} rule matches `{command}`, which this line runs through "
+              "`thresher run`")
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": kind,
+                                   "permissionDecisionReason": reason}}
+
+
+CHDIR = re.compile(r"(?:\A|[;&|(\s])(?:cd|pushd|popd)(?:\s|\Z|;)")
+
+
+def _file_rules_allow(texts: list[str], rules: dict, cwd: str, environ: dict,
+                      line: str) -> bool:
+    """No Read/Edit rule (nor the working-directory limit) could meet a wrapped segment's paths."""
+    from thresher.shell.lexer import tokenize
+    from thresher.shell.segments import split
+    from .file_rules import may_refuse, policy_from
+    policy = policy_from(rules, cwd, environ)
+    if not policy.active():
+        return True
+    if CHDIR.search(line):
+        return False  # relative paths after a cd are relative to a folder we do not follow
+    for text in texts:
+        try:
+            segs = split(tokenize(text))
+        except Exception:  # noqa: BLE001 - cannot say which paths it touches: no rewrite
+            return False
+        if any(may_refuse(policy, seg, cwd, environ) for seg in segs):
+            return False
+    return True
+
+
+def _judge_run_targets(line: str, tool_input: dict, cwd: str, environ: dict) -> dict | None:
+    """For ``thresher run -- X`` lines: the deny/ask answer for X, else the rules loaded (or None).
+
+    Judged even in the background and with thresher switched off: it is the user's rule.
+    Raises ``permissions.Unknown`` when the settings cannot be read.
+    """
+    from .permissions import load_rules, settings_files, verdict_for
+    targets = run_targets(line)
+    if not targets:
+        return None
+    rules = load_rules(settings_files(cwd, environ))
+    verdicts = [(verdict_for(x, tool_input, rules), x) for x in targets]
+    for kind in ("deny", "ask"):
+        hit = next((x for v, x in verdicts if v == kind), None)
+        if hit is not None:
+            return _verdict(kind, hit)
+    return rules
 
 
 def pre_tool_use(data: dict, environ: dict) -> dict | None:
@@ -92,23 +165,36 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
     if data.get("tool_name") != "Bash" or not isinstance(tool_input, dict):
         return None
     line = tool_input.get("command")
-    if not isinstance(line, str) or not line.strip() or tool_input.get("run_in_background"):
-        return None  # a background command's output is read while it runs: never hold it back
-    from thresher import switches
-    if switches.disabled():
+    if not isinstance(line, str) or not line.strip():
         return None
-    done = rewrite_line(line, scope_of(data))
-    if done is None:
-        return None
-    new_line, old, new = done
     from .permissions import Unknown, load_rules, settings_files, unchanged
     cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else os.getcwd()
     try:
-        rules = load_rules(settings_files(cwd, environ))
+        rules = _judge_run_targets(line, tool_input, cwd, environ)
     except Unknown:
         return None
+    if isinstance(rules, dict) and "hookSpecificOutput" in rules:
+        return rules
+    if tool_input.get("run_in_background"):
+        return None  # a background command's output is read while it runs: never hold it back
+    from thresher import switches
+    from .claude_post import RAW_ASKED
+    if switches.disabled() or RAW_ASKED.search(line):
+        return None  # off, or the agent asked for this line's output untouched
+    done = rewrite_line(line, scope_of(data))
+    if done is None:
+        return None
+    new_line, old, new, wrapped = done
+    try:
+        rules = rules or load_rules(settings_files(cwd, environ))
+    except Unknown:
+        return None
+    from .permissions import cli_rules_seen
+    rules["cli"] = cli_rules_seen(environ)
     mode = data.get("permission_mode")
     if not unchanged(old, new, tool_input, mode if isinstance(mode, str) else None, rules):
+        return None
+    if not _file_rules_allow(wrapped, rules, cwd, environ, line):
         return None
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                    "updatedInput": {**tool_input, "command": new_line}}}
@@ -143,6 +229,10 @@ def handle(raw: bytes, environ: dict | None = None) -> str:
         event = data.get("hook_event_name")
         if event == "PreToolUse":
             answer = pre_tool_use(data, environ)
+            return json.dumps(answer) + "\n" if answer else ""
+        if event == "PostToolUse":
+            from .claude_post import post_tool_use
+            answer = post_tool_use(data, environ)
             return json.dumps(answer) + "\n" if answer else ""
         if event in SCOPE_EVENTS:
             scope_event(data)

@@ -2,7 +2,9 @@
 
 Layout (hooks reference, "Configuration", https://code.claude.com/docs/en/hooks#configuration):
 ``{"hooks": {EVENT: [{"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}]}}``;
-events without matcher support ignore the ``matcher`` field, so those groups carry none. Hook
+events without matcher support ignore the ``matcher`` field, so those groups carry none. The
+PostToolUse group holds one handler per command thresher has a use for, each with an ``if``
+condition (see :func:`post_conditions`). Hook
 entries merge across settings levels, so thresher only ever adds its own groups and never
 touches anyone else's. Our handlers are recognised by their command (``... hook claude``).
 
@@ -19,9 +21,12 @@ import os
 import shlex
 import sys
 
-EVENTS = {"PreToolUse": "Bash", "SessionStart": None, "PreCompact": None, "SubagentStart": None,
-          "SubagentStop": None, "SessionEnd": None}
-TIMEOUT_S = 10  # a timed-out PreToolUse hook does not block: the call goes on unchanged
+EVENTS = {"PreToolUse": "Bash", "PostToolUse": "Bash", "SessionStart": None, "PreCompact": None,
+          "SubagentStart": None, "SubagentStop": None, "SessionEnd": None}
+TIMEOUT_S = 10  # a timed-out hook does not block: the call goes on (or its output stays) unchanged
+# Spellings of a command that reach the table only through a path Claude Code matches literally.
+LOCAL_SPELLINGS = ("./gradlew", "./mvnw", "./node_modules/.bin/tsc", "./node_modules/.bin/jest",
+                   "./node_modules/.bin/eslint", "./node_modules/.bin/vitest")
 MARK = "hook claude"
 
 
@@ -41,15 +46,24 @@ def project_settings(project: str) -> str:
     return os.path.join(project, ".claude", "settings.json")
 
 
-def hook_command() -> str:
-    """The shell command Claude Code should run: this install's ``thresher``, absolute, quoted."""
+def runner_words() -> str:
+    """This install's ``thresher`` as shell words: its absolute path, quoted.
+
+    The hook command and every rewritten line use it, because the agent's shell need not have
+    the venv on PATH (README install: ``.venv/bin/thresher``); a bare ``thresher`` would exit 127.
+    """
     exe = os.path.join(os.path.dirname(sys.executable), "thresher")
     if not os.access(exe, os.X_OK):
         import shutil
         exe = shutil.which("thresher") or ""
     if exe:
-        return f"{shlex.quote(os.path.abspath(exe))} {MARK}"
-    return f"{shlex.quote(sys.executable)} -m thresher {MARK}"
+        return shlex.quote(os.path.abspath(exe))
+    return f"{shlex.quote(sys.executable)} -m thresher"
+
+
+def hook_command() -> str:
+    """The shell command Claude Code should run: this install's ``thresher``, absolute, quoted."""
+    return f"{runner_words()} {MARK}"
 
 
 def is_ours(handler: object) -> bool:
@@ -105,14 +119,47 @@ def strip_ours(data: dict) -> dict:
     return out
 
 
+def post_conditions() -> list[str]:
+    """The ``if`` conditions of the PostToolUse handlers: one per command thresher has a use for.
+
+    The ``if`` field (hooks reference, "Hook handler fields"; Claude Code >= 2.1.85) takes one
+    permission rule and starts the handler only for a call it matches, so the process (~50 ms)
+    is not started for ``cd``, ``echo`` or anything else thresher would leave alone. A rule holds
+    no alternation, hence one handler per command; identical handlers (same command string) are
+    run once per call by the host, and a second answer for one call is refused anyway
+    (``claude_post.claim``). Output replacement needs Claude Code 2.1.121, which knows the field;
+    a handler started for a call it has no use for declines it itself.
+    """
+    from thresher.shell.commands import ALIASES, TABLE
+    from thresher.shell.prefixes import BUILTIN
+    names = set(TABLE) | {a for a, t in ALIASES.items() if t in TABLE} | set(LOCAL_SPELLINGS)
+    names |= set(BUILTIN)  # sudo, timeout, npx, uv run...: the real command comes after them
+    return [f"Bash({name} *)" for name in sorted(names)]
+
+
+def _handlers(event: str, command: str) -> list[dict]:
+    handler = {"type": "command", "command": command, "timeout": TIMEOUT_S}
+    if event == "PostToolUse":
+        return [{**handler, "if": cond} for cond in post_conditions()]
+    return [handler]
+
+
+def _groups(event: str, matcher: str | None, command: str) -> list[dict]:
+    """thresher's groups for one event (PostToolUse has a second one, for the Grep tool)."""
+    handlers = _handlers(event, command)
+    groups = [{"matcher": matcher, "hooks": handlers} if matcher else {"hooks": handlers}]
+    if event == "PostToolUse":
+        groups.append({"matcher": "Grep", "hooks": [
+            {"type": "command", "command": command, "timeout": TIMEOUT_S}]})
+    return groups
+
+
 def merged(data: dict, command: str) -> dict:
     """``data`` with exactly one thresher group per event (others' entries untouched)."""
     out = strip_ours(data)
     hooks = dict(out.get("hooks") or {})
     for event, matcher in EVENTS.items():
-        handler = {"type": "command", "command": command, "timeout": TIMEOUT_S}
-        group = {"matcher": matcher, "hooks": [handler]} if matcher else {"hooks": [handler]}
-        hooks[event] = list(hooks.get(event) or []) + [group]
+        hooks[event] = list(hooks.get(event) or []) + _groups(event, matcher, command)
     out["hooks"] = hooks
     return out
 
@@ -183,6 +230,14 @@ def check(path: str) -> list[str]:
             problems.append(f"{path}: no thresher handler for {event}")
         elif matcher and not any(g.get("matcher") == matcher for g in ours):
             problems.append(f"{path}: the thresher {event} group does not match {matcher!r}")
+        elif event == "PostToolUse":
+            conds = {h.get("if") for g in ours if g.get("matcher") == "Bash"
+                     for h in g.get("hooks") or [] if is_ours(h)}
+            if not any(g.get("matcher") == "Grep" for g in ours):
+                problems.append(f"{path}: no thresher PostToolUse handler for the Grep tool")
+            elif conds != set(post_conditions()):
+                problems.append(f"{path}: the thresher PostToolUse conditions are not this "
+                                "version's (re-run init to refresh them)")
     return problems
 
 

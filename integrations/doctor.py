@@ -1,8 +1,11 @@
 """``thresher doctor``: verify the install end to end; every problem comes with its fix.
 
-Checks: the Claude Code hooks are present and well-formed (user and project settings); the hook
-command resolves and answers a recorded PreToolUse input exactly as documented (run as a real
-subprocess, with an empty Claude config so your own permission rules cannot change the answer);
+Checks: the Claude Code hooks are present and well-formed (user and project settings, PreToolUse
+and PostToolUse with this version's ``if`` conditions); the hook command resolves and answers a
+recorded PreToolUse input exactly as documented (run as a real subprocess, with an empty Claude
+config so your own permission rules cannot change the answer); rewritten lines are *executed*
+with ``env -i PATH=/usr/bin:/bin`` (no venv on PATH) and must keep the original's exit code and
+output; a recorded PostToolUse input gets its stdout replaced in the documented shape;
 the PATH shims on ``PATH`` find their real programs; the archive is writable; the graph plans are
 compiled and cached; the MCP server starts over stdio and lists its tools, and what that tool list
 costs in tokens.
@@ -42,10 +45,10 @@ def sample_input(cwd: str) -> dict:
             "tool_use_id": "toolu_doctor"}
 
 
-def expected_answer(data: dict) -> dict:
-    """The exact answer the hook must give to :func:`sample_input`."""
+def expected_answer(data: dict, runner: str) -> dict:
+    """The exact answer the hook must give to :func:`sample_input` when it runs ``runner``."""
     from .claude_hook import session_token
-    cmd = f"THRESHER_SESSION={session_token(data['session_id'])} thresher run -- {SAMPLE_COMMAND}"
+    cmd = f"THRESHER_SESSION={session_token(data['session_id'])} {runner} run -- {SAMPLE_COMMAND}"
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                    "updatedInput": {**data["tool_input"], "command": cmd}}}
 
@@ -61,39 +64,131 @@ def check_hooks(settings: list[str]) -> list[Check]:
     for path in found:
         problems = cs.check(path)
         out.append(Check(FAIL if problems else OK, "claude hooks",
-                         "; ".join(problems) if problems else f"all 6 events wired in {path}",
+                         "; ".join(problems) if problems else
+                         f"all {len(cs.EVENTS)} events wired in {path}",
                          "thresher init claude" + ("" if path == cs.user_settings() else
                                                    " --project") if problems else ""))
         for command in cs.commands_in(path):
-            out.append(check_hook_command(command))
+            out += check_hook_command(command)
     return out
 
 
-def check_hook_command(command: str) -> Check:
-    """Run ``command`` like Claude Code would (``sh -c``) on the sample input; compare exactly."""
-    words = shlex.split(command)
-    if not words or not (os.path.isabs(words[0]) and os.access(words[0], os.X_OK)):
-        return Check(FAIL, "hook command", f"{words[0] if words else command!r} is not an "
-                     "executable path", "thresher init claude   (rewrites the command)")
-    with tempfile.TemporaryDirectory() as tmp:
-        data = sample_input(tmp)
-        env = dict(os.environ, HOME=tmp, CLAUDE_CONFIG_DIR=os.path.join(tmp, ".claude"))
-        env.pop("CLAUDE_PROJECT_DIR", None)
-        env.pop("THRESHER_DISABLE", None)
-        try:
-            proc = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(data).encode(),
-                                  capture_output=True, cwd=tmp, env=env, timeout=30)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return Check(FAIL, "hook command", f"{command}: {exc}", "thresher init claude")
+def _ask(command: str, data: dict, env: dict, cwd: str) -> tuple[int, dict | None, bytes]:
+    """Run the hook ``command`` like Claude Code does (``sh -c``) on ``data``."""
+    proc = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(data).encode(),
+                          capture_output=True, cwd=cwd, env=env, timeout=30)
     try:
         answer = json.loads(proc.stdout) if proc.stdout.strip() else None
     except ValueError:
         answer = None
-    if proc.returncode == 0 and answer == expected_answer(data):
-        return Check(OK, "hook command", f"{command} answers a PreToolUse Bash input as documented")
-    return Check(FAIL, "hook command", f"{command} exited {proc.returncode} with "
-                 f"{proc.stdout[:200]!r} (stderr {proc.stderr[:200]!r})",
-                 "reinstall thresher, then thresher init claude")
+    return proc.returncode, answer, proc.stdout[:200] + proc.stderr[:200]
+
+
+def check_hook_command(command: str) -> list[Check]:
+    """The hook answers the documented sample exactly, and its rewritten lines run as the agent's."""
+    words = shlex.split(command)
+    if not words or not (os.path.isabs(words[0]) and os.access(words[0], os.X_OK)):
+        return [Check(FAIL, "hook command", f"{words[0] if words else command!r} is not an "
+                      "executable path", "thresher init claude   (rewrites the command)")]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, HOME=tmp, CLAUDE_CONFIG_DIR=os.path.join(tmp, ".claude"))
+        for var in ("CLAUDE_PROJECT_DIR", "THRESHER_DISABLE", "THRESHER_RAW"):
+            env.pop(var, None)
+        data = sample_input(tmp)
+        try:
+            rc, answer, said = _ask(command, data, env, tmp)
+            runner = _runner_of(answer)
+            if rc != 0 or runner is None or answer != expected_answer(data, runner):
+                return [Check(FAIL, "hook command", f"{command} exited {rc} with {said!r}",
+                              "reinstall thresher, then thresher init claude")]
+            found = [Check(OK, "hook command",
+                           f"{command} answers a PreToolUse Bash input as documented")]
+            return found + [check_rewritten_runs(command, env, tmp), check_post(command, env, tmp)]
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return [Check(FAIL, "hook command", f"{command}: {exc}", "thresher init claude")]
+
+
+def _runner_of(answer: dict | None) -> str | None:
+    """The thresher words of a rewritten sample line, when they name an executable by path."""
+    try:
+        line = answer["hookSpecificOutput"]["updatedInput"]["command"]
+        words = shlex.split(line)
+    except (TypeError, KeyError, ValueError):
+        return None
+    if len(words) < 3 or not os.path.isabs(words[1]) or not os.access(words[1], os.X_OK):
+        return None
+    head = line.split(" run -- ", 1)[0]
+    return head.split(" ", 1)[1] if " " in head else None
+
+
+def check_post(command: str, env: dict, tmp: str) -> Check:
+    """A PostToolUse Bash input with a real, long ``ls -la`` output gets only its stdout replaced."""
+    many = os.path.join(tmp, "many")
+    os.makedirs(many)
+    for i in range(600):
+        open(os.path.join(many, f"file_{i:04d}.txt"), "w").close()
+    real = subprocess.run(["ls", "-la", many], capture_output=True, text=True, cwd=tmp,
+                          env={"PATH": AGENT_PATH, "LC_ALL": "C"}, timeout=30)
+    response = {"stdout": real.stdout, "stderr": "", "interrupted": False, "isImage": False}
+    # a session of its own, ended afterwards: nothing is folded as "already shown" by an earlier
+    # doctor run, and nothing stays in the session ledger
+    data = {**sample_input(tmp), "hook_event_name": "PostToolUse", "tool_response": response,
+            "session_id": "thresher-doctor-" + os.path.basename(tmp),
+            "tool_use_id": "toolu_doctor_" + os.path.basename(tmp),
+            "tool_input": {"command": f"ls -la {many}", "description": "doctor"}}
+    _, answer, said = _ask(command, data, env, tmp)
+    _ask(command, {"session_id": data["session_id"], "cwd": tmp, "reason": "other",
+                   "hook_event_name": "SessionEnd", "transcript_path": data["transcript_path"]},
+         env, tmp)
+    try:
+        new = answer["hookSpecificOutput"]["updatedToolOutput"]
+        ok = answer["hookSpecificOutput"]["hookEventName"] == "PostToolUse" and \
+            {k: v for k, v in new.items() if k != "stdout"} == {k: v for k, v in response.items()
+                                                                if k != "stdout"} \
+            and "thresher expand" in new["stdout"] and len(new["stdout"]) < len(real.stdout)
+    except (TypeError, KeyError):
+        ok = False
+    if not ok:
+        return Check(FAIL, "post hook", f"no compressed stdout for a {len(real.stdout)}-byte "
+                     f"ls -la output ({said!r})", "reinstall thresher, then thresher init claude")
+    return Check(OK, "post hook", f"PostToolUse replaces stdout only ({len(real.stdout)} -> "
+                 f"{len(new['stdout'])} bytes of ls -la, original archived)")
+
+
+AGENT_PATH = "/usr/bin:/bin"  # a shell without the venv on PATH, as the agent's may be
+
+
+def check_rewritten_runs(command: str, env: dict, tmp: str) -> Check:
+    """Execute rewritten sample lines under ``env -i PATH=/usr/bin:/bin``; compare with the originals.
+
+    The lines (``ls -la`` of a small folder, and of a missing one) are rewritten in
+    ``bypassPermissions`` mode, where read-only commands are wrapped too; exit code, stdout and
+    stderr must all be those of the original line run the same way.
+    """
+    sample = os.path.join(tmp, "sample")  # its parent must not change while thresher runs
+    os.makedirs(os.path.join(sample, "d"))
+    for name in ("a.txt", "b.txt"):
+        open(os.path.join(sample, "d", name), "w").close()
+    bare = {"PATH": AGENT_PATH, "HOME": tmp, "LC_ALL": "C"}
+    for line in (f"ls -la {shlex.quote(sample)}/d", f"ls -la {shlex.quote(sample)}/missing"):
+        data = {**sample_input(tmp), "permission_mode": "bypassPermissions",
+                "tool_input": {"command": line, "description": "doctor"}}
+        _, answer, said = _ask(command, data, env, tmp)
+        try:
+            new = answer["hookSpecificOutput"]["updatedInput"]["command"]
+        except (TypeError, KeyError):
+            return Check(FAIL, "rewritten line", f"no rewrite of {line!r} in bypassPermissions "
+                         f"mode ({said!r})", "reinstall thresher, then thresher init claude")
+        runs = [subprocess.run(["/usr/bin/env", "-i", *(f"{k}={v}" for k, v in bare.items()),
+                                "/bin/sh", "-c", text], capture_output=True, cwd=tmp, timeout=60)
+                for text in (line, new)]
+        got = [(r.returncode, r.stdout, r.stderr) for r in runs]
+        if got[0] != got[1]:
+            return Check(FAIL, "rewritten line", f"{new!r} under env -i PATH={AGENT_PATH} gave "
+                         f"{got[1]!r}, the original {got[0]!r}",
+                         "thresher init claude   (then check the hook command's thresher runs)")
+    return Check(OK, "rewritten line", f"runs with env -i PATH={AGENT_PATH}: same exit code "
+                 "and output as the original (exit 0 and exit 2 samples)")
 
 
 def check_shims(path_var: str) -> list[Check]:

@@ -15,12 +15,14 @@ So a rewrite is sent only when it provably leaves the outcome alone, judged with
 segment, assignments and wrappers included, so doubt always means "no rewrite"):
 
 1. no deny or ask rule may match the original or the rewritten line, no sandbox is configured
-   (its excluded commands run unsandboxed only under their own name), and every settings file
-   Claude Code would read parses;
-2. and either the mode lets both run unprompted (``bypassPermissions``, or a bare ``Bash`` allow
-   rule), or in the prompting modes (``default``, ``acceptEdits``) *both* lines certainly prompt:
-   each holds a segment that no allow rule may match and that is not possibly one of Claude Code's
-   read-only commands (the original's such segment is a test run, a build, an install...).
+   (its excluded commands run unsandboxed only under their own name), no rule came on the
+   ``claude`` command line (:func:`cli_rules_seen`), and every settings file Claude Code would
+   read parses (Read/Edit rules are judged apart: :mod:`thresher.integrations.file_rules`);
+2. the mode is checked before any allow rule: ``bypassPermissions`` lets both run unprompted;
+   in the prompting modes (``default``, ``acceptEdits``) a bare ``Bash`` allow rule does too,
+   or else *both* lines must certainly prompt: each holds a segment that no allow rule may match
+   and that is not possibly one of Claude Code's read-only commands (the original's such segment
+   is a test run, a build, an install...); any other mode: no rewrite.
 
 Commands Claude Code would run without asking (``git status``, ``ls``, ``grep``, or anything an
 allow rule covers) are therefore left alone in the prompting modes: wrapping them would add a
@@ -87,9 +89,44 @@ def settings_files(cwd: str, environ: dict) -> list[str]:
     return files
 
 
+# Claude Code command-line options that add rules or settings the files do not show.
+CLI_RULE_FLAGS = ("--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools",
+                  "--settings", "--add-dir", "--permission-prompt-tool")
+
+
+def cli_rules_seen(environ: dict, pid: int | None = None, depth: int = 8) -> bool:
+    """Whether the ``claude`` process that started this hook was given rule flags.
+
+    Only when Claude Code started the hook (it sets ``CLAUDE_PROJECT_DIR`` for hook commands);
+    the walk up the parents stops at the first process named like ``claude``. Read from
+    ``/proc`` (Linux); where it cannot be read the answer is False and the README says what
+    follows. Rules passed this way are invisible in the settings files, so with any of them the
+    hook rewrites nothing (a deny rule there could stop matching the wrapped line).
+    """
+    if not environ.get("CLAUDE_PROJECT_DIR"):
+        return False
+    pid = os.getppid() if pid is None else pid
+    for _ in range(depth):
+        if pid <= 1:
+            return False
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                words = [a.decode("utf-8", "replace") for a in fh.read().split(b"\0") if a]
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                pid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+        if any(w.split("=", 1)[0] in CLI_RULE_FLAGS for w in words):
+            return True
+        if any(os.path.basename(w).startswith("claude") for w in words[:2]):
+            return False  # Claude Code itself, without such flags
+    return False
+
+
 def load_rules(files: list[str]) -> dict:
     """``{"allow": [...], "ask": [...], "deny": [...], "sandbox": bool}`` merged from ``files``."""
-    rules: dict = {"allow": [], "ask": [], "deny": [], "sandbox": False}
+    rules: dict = {"allow": [], "ask": [], "deny": [], "sandbox": False, "dirs": [],
+                   "block_outside": False}
     for path in files:
         try:
             with open(path, "rb") as fh:
@@ -111,6 +148,12 @@ def load_rules(files: list[str]) -> dict:
         sandbox = data.get("sandbox")
         if isinstance(sandbox, dict) and sandbox.get("enabled"):
             rules["sandbox"] = True
+        dirs = perms.get("additionalDirectories") or []
+        rules["dirs"] += [d for d in dirs if isinstance(d, str)] if isinstance(dirs, list) else []
+        # read wherever it may sit: doubt about a refusal means no rewrite, never a looser one
+        if data.get("blockReadsOutsideWorkingDirectories") or \
+                perms.get("blockReadsOutsideWorkingDirectories"):
+            rules["block_outside"] = True
     return rules
 
 
@@ -141,9 +184,11 @@ def _regex(spec: str) -> re.Pattern:
 
 
 def _suffixes(text: str) -> list[str]:
-    """``text`` and every suffix of it starting at a word."""
+    """``text`` and every suffix of it starting at a word, each also with its first word's folder
+    dropped (``/venv/bin/thresher run`` may meet a rule written for ``thresher run``)."""
     text = text.strip()
-    return [text] + [text[m.end():] for m in re.finditer(r"\s+", text) if text[m.end():]]
+    out = [text] + [text[m.end():] for m in re.finditer(r"\s+", text) if text[m.end():]]
+    return out + [re.sub(r"\A\S*/(?=\S)", "", s) for s in out if re.match(r"\S*/\S", s)]
 
 
 def may_match(specs: list[str | None], texts: list[str], tool_input: dict) -> bool:
@@ -188,19 +233,64 @@ def unchanged(old: list, new: list, tool_input: dict, mode: str | None, rules: d
     ``old`` and ``new`` are ``(segment text, certainly not read-only)`` pairs of the two lines
     (a ``thresher run --`` segment is never read-only; see :func:`certain_prompt_command`).
     """
-    if rules["sandbox"]:
+    if rules["sandbox"] or rules.get("cli"):
         return False
     texts = [t for t, _ in old] + [t for t, _ in new]
     guards = bash_specs(rules["deny"], "deny") + bash_specs(rules["ask"], "ask")
     if may_match(guards, texts, tool_input):
         return False
     allow = bash_specs(rules["allow"], "allow")
-    if mode in FREE_MODES or None in allow:
+    # The mode comes first: auto, plan, dontAsk and unknown modes judge a line by their own
+    # lights whatever the allow rules say (auto mode even drops broad Bash allow rules).
+    if mode in FREE_MODES:
         return True
     if mode not in PROMPT_MODES:
         return False
+    if None in allow:
+        return True
 
     def prompts(pairs: list) -> bool:
         return any(certain and not may_match(allow, [text], tool_input)
                    for text, certain in pairs)
     return prompts(old) and prompts(new)
+
+
+# Process wrappers Claude Code strips before matching a rule (permissions, "Process wrappers").
+WRAPPERS = {"timeout": 1, "time": 0, "nice": 0, "nohup": 0, "stdbuf": 0}
+
+
+def _bare(command: str) -> list[str]:
+    """``command`` as Claude Code matches it: leading assignments and process wrappers dropped."""
+    words = command.split()
+    while words and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+        words = words[1:]
+    while words and words[0] in WRAPPERS:
+        takes = WRAPPERS[words[0]]
+        words = words[1:]
+        while words and words[0].startswith("-"):
+            words = words[1:]
+        words = words[takes:]
+    return [" ".join(words)] if words else []
+
+
+def verdict_for(command: str, tool_input: dict, rules: dict) -> str | None:
+    """``"deny"``/``"ask"`` when a deny/ask rule would meet ``command`` typed on its own, else None.
+
+    For ``thresher run -- X`` typed by the agent: Claude Code judges the whole line, which names
+    thresher, so a rule written for ``X`` would never see ``X``. Matching here is the rule's own
+    (anchored at the command's start, past assignments and the documented wrappers), not the
+    hook's over-approximation: a false "deny" would block a command the user allowed.
+    """
+    texts = _bare(command)
+    for kind in ("deny", "ask"):
+        for spec in bash_specs(rules[kind], kind):
+            if spec is None:
+                return kind
+            name, colon, value = spec.partition(":")
+            if colon and name.strip() in PARAM_NAMES:
+                if may_match([spec], texts, tool_input):
+                    return kind
+                continue
+            if any(_regex(spec).fullmatch(t) for t in texts):
+                return kind
+    return None

@@ -18,9 +18,11 @@ import sys
 import pytest
 
 from thresher.integrations.claude_hook import session_token
+from thresher.integrations.claude_settings import runner_words
 
 SESSION = "9a3f6c1e-2b7d-4e5a-8c90-1f2e3d4c5b6a"
 TOKEN = session_token(SESSION)
+RUN = runner_words() + " run -- "  # this install's thresher, by its absolute path (defect 1)
 
 
 @pytest.fixture
@@ -76,20 +78,19 @@ def test_rewrite_keeps_every_input_field_and_adds_the_scope(project):
     data = pre_tool_use(project, "cd src && pytest -q tests")
     proc = hook(data, project)
     assert proc.returncode == 0 and proc.stderr == b""
-    assert proc.stdout == rewritten(data, f"cd src && THRESHER_SESSION={TOKEN} thresher run -- "
-                                          "pytest -q tests")
+    assert proc.stdout == rewritten(data, f"cd src && THRESHER_SESSION={TOKEN} {RUN}pytest -q tests")
     assert b"permissionDecision" not in proc.stdout
 
 
 def test_subagent_gets_its_own_scope(project):
     data = pre_tool_use(project, "cargo build", agent_id="a4d2c8f1e0b3a297", agent_type="Explore")
     assert hook(data, project).stdout == rewritten(
-        data, f"THRESHER_SESSION={TOKEN} THRESHER_AGENT=a4d2c8f1e0b3a297 thresher run -- cargo build")
+        data, f"THRESHER_SESSION={TOKEN} THRESHER_AGENT=a4d2c8f1e0b3a297 {RUN}cargo build")
 
 
 def test_unnameable_subagent_gets_no_scope_rather_than_its_parents(project):
     data = pre_tool_use(project, "cargo build", agent_id="../../etc x")
-    assert hook(data, project).stdout == rewritten(data, "thresher run -- cargo build")
+    assert hook(data, project).stdout == rewritten(data, RUN + "cargo build")
 
 
 def test_agent_run_thresher_read_is_scoped_too(project):
@@ -171,22 +172,19 @@ def test_modes_that_judge_the_line_otherwise_no_rewrite(project, mode):
 
 def test_bypass_mode_wraps_read_only_commands_too(project):
     data = pre_tool_use(project, "git status", mode="bypassPermissions")
-    assert hook(data, project).stdout == rewritten(data, f"THRESHER_SESSION={TOKEN} thresher run -- "
-                                                         "git status")
+    assert hook(data, project).stdout == rewritten(data, f"THRESHER_SESSION={TOKEN} {RUN}git status")
 
 
 def test_bare_bash_allow_wraps(project):
     settings(project, allow=["Bash"])
     data = pre_tool_use(project, "git log -5")
-    assert hook(data, project).stdout == rewritten(data, f"THRESHER_SESSION={TOKEN} thresher run -- "
-                                                         "git log -5")
+    assert hook(data, project).stdout == rewritten(data, f"THRESHER_SESSION={TOKEN} {RUN}git log -5")
 
 
 def test_other_allow_rules_do_not_block_an_unrelated_rewrite(project):
     settings(project, allow=["Bash(npm run lint)", "Read(./src/**)"], deny=["Bash(git push *)"])
     data = pre_tool_use(project, "pytest -x")
-    assert hook(data, project).stdout == rewritten(data, f"THRESHER_SESSION={TOKEN} thresher run -- "
-                                                         "pytest -x")
+    assert hook(data, project).stdout == rewritten(data, f"THRESHER_SESSION={TOKEN} {RUN}pytest -x")
 
 
 def test_background_command_is_left_alone(project):

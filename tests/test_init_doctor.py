@@ -52,6 +52,13 @@ def test_merge_keeps_existing_entries_and_is_idempotent(env):
     assert pre[0] == {"matcher": "Edit|Write",
                       "hooks": [{"type": "command", "command": "prettier --check"}]}
     assert pre[1]["matcher"] == "Bash" and pre[1]["hooks"][0]["command"].endswith(" hook claude")
+    (post, grep) = data["hooks"]["PostToolUse"]
+    assert grep["matcher"] == "Grep" and grep["hooks"][0]["command"].endswith(" hook claude")
+    conds = [h["if"] for h in post["hooks"]]
+    assert post["matcher"] == "Bash" and {"Bash(git *)", "Bash(ls *)", "Bash(cat *)",
+                                          "Bash(grep *)", "Bash(find *)", "Bash(pytest *)"} <= set(conds)
+    assert "Bash(cd *)" not in conds and "Bash(echo *)" not in conds
+    assert all(h["command"] == pre[1]["hooks"][0]["command"] for h in post["hooks"])
     for event in ("SessionStart", "PreCompact", "SubagentStart", "SubagentStop", "SessionEnd"):
         (group,) = data["hooks"][event]
         assert "matcher" not in group and group["hooks"][0]["command"].endswith(" hook claude")
@@ -100,6 +107,8 @@ def test_doctor_green_then_uninstall_restores_home_and_project(env):
     doctor = th(env, "doctor")
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert "FAIL" not in doctor.stdout and "hook command" in doctor.stdout
+    assert "ok   rewritten line: runs with env -i PATH=/usr/bin:/bin" in doctor.stdout
+    assert "ok   post hook: PostToolUse replaces stdout only" in doctor.stdout
     assert "thresher_read" in doctor.stdout and "cl100k" in doctor.stdout
     # the plans this doctor run compiled are the ones the next run (and the hot path) finds
     assert "graphs: " in doctor.stdout and "cache fresh" in th(env, "doctor").stdout
@@ -116,12 +125,14 @@ def test_doctor_on_a_broken_install_names_each_problem_and_its_fix(env):
     path = env["proj"] / ".claude" / "settings.json"
     data = json.loads(path.read_text())
     del data["hooks"]["PreCompact"]
+    data["hooks"]["PostToolUse"][0]["hooks"] = data["hooks"]["PostToolUse"][0]["hooks"][:3]
     for group in data["hooks"]["PreToolUse"]:
         group["hooks"][0]["command"] = "/nonexistent/thresher hook claude"
     path.write_text(json.dumps(data))
     doctor = th(env, "doctor", "--no-mcp")
     assert doctor.returncode == 1
     assert "no thresher handler for PreCompact" in doctor.stdout
+    assert "PostToolUse conditions are not this version's" in doctor.stdout
     assert "/nonexistent/thresher" in doctor.stdout and "is not an executable path" in doctor.stdout
     assert doctor.stdout.count("fix: thresher init claude") >= 2
 
@@ -137,3 +148,18 @@ def test_doctor_reports_a_missing_install_and_an_unwritable_archive(env):
 def test_snippet_prints_the_agent_note(env):
     out = th(env, "init", "snippet")
     assert out.returncode == 0 and "thresher expand" in out.stdout and "NEVER" not in out.stdout
+
+
+def test_doctor_fails_when_a_rewritten_line_would_not_run(env, tmp_path):
+    """Defect 1: doctor executes the rewritten line with PATH=/usr/bin:/bin and compares it."""
+    from thresher.integrations.doctor import FAIL, check_rewritten_runs
+    broken = tmp_path / "hook.sh"  # a hook whose rewrite calls a bare `thresher` (the old bug)
+    broken.write_text("#!/bin/sh\nexec python3 -c 'import json,sys; d=json.load(sys.stdin); "
+                      "c=d[\"tool_input\"][\"command\"]; print(json.dumps({\"hookSpecificOutput\":"
+                      " {\"hookEventName\": \"PreToolUse\", \"updatedInput\": "
+                      "{**d[\"tool_input\"], \"command\": \"thresher run -- \" + c}}}))'\n")
+    broken.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    check = check_rewritten_runs(str(broken), dict(os.environ, HOME=str(work)), str(work))
+    assert check.status == FAIL and "127" in check.detail

@@ -183,3 +183,35 @@ def test_cli_replay_writes_json_and_a_table(tmp_path, capsys):
     assert report["totals"]["events"] > 0 and report["tokenizer"] == "estimate"
     assert main(["replay", str(tmp_path / "absent.jsonl")]) == 2
     assert "no transcript" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("via_config_dir", [False, True])
+def test_cli_replay_without_a_path_finds_claude_codes_transcripts(tmp_path, capsys, monkeypatch,
+                                                                   via_config_dir):
+    import shutil
+    from thresher.main import main
+    base = tmp_path / ("cfg" if via_config_dir else "home/.claude")
+    for project, name in (("-home-me-app", "fix-failing-test.jsonl"),
+                          ("-home-me-lib", "explore-thresher.jsonl")):
+        (base / "projects" / project).mkdir(parents=True)
+        shutil.copy(os.path.join(TRANSCRIPTS, name), base / "projects" / project / name)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    if via_config_dir:
+        monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(base))
+    else:
+        monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    assert main(["replay", "--tokenizer", "estimate", "--json", str(tmp_path / "r.json")]) == 0
+    captured = capsys.readouterr()
+    assert f"found 2 transcript(s) of 2 project(s) under {base / 'projects'}" in captured.err
+    assert "per project" in captured.out
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert sorted(r["key"] for r in report["by_project"]) == ["-home-me-app", "-home-me-lib"]
+    assert sum(r["events"] for r in report["by_project"]) == report["totals"]["events"]
+
+
+def test_cli_replay_without_a_path_says_where_it_looked(tmp_path, capsys, monkeypatch):
+    from thresher.main import main
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "nowhere"))
+    assert main(["replay"]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path / "nowhere" / "projects") in err and "CLAUDE_CONFIG_DIR" in err

@@ -166,10 +166,11 @@ def claim(tool_use_id: object) -> bool:
     """
     if not isinstance(tool_use_id, str) or not tool_use_id:
         return True
-    import hashlib
     from thresher.stores.db import home
+
+    from .claude_hook import sha256_hex
     folder = os.path.join(home(), "hook-claims")
-    name = hashlib.sha256(tool_use_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    name = sha256_hex(tool_use_id)[:32]
     try:
         os.makedirs(folder, exist_ok=True)
         os.close(os.open(os.path.join(folder, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))

@@ -116,8 +116,8 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"thresher run: {'; '.join(opts['bad'])} (running the command unfiltered;"
                          " see `thresher run --help`)\n")
     from thresher import switches
-    if opts["raw"] or opts["bad"] or switches.disabled():
-        return _exec(cmd)
+    if opts["raw"] or opts["bad"] or switches.disabled() or not _open_fds(1, 2):
+        return _exec(cmd)  # (a closed stdout/stderr: the command meets it itself, as in the shell)
     from thresher.runner import Forwarder, Held
     fwd = Forwarder().install()  # from here on a signal is the command's, never our traceback
     try:
@@ -129,6 +129,15 @@ def main(argv: list[str]) -> int:
         return _passthrough(cmd, fwd)
     finally:
         fwd.restore()
+
+
+def _open_fds(*fds: int) -> bool:
+    try:
+        for fd in fds:
+            os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 def _passthrough(cmd: list[str], fwd) -> int:

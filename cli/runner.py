@@ -202,7 +202,7 @@ def _pump(cap: Captured, fds: dict, max_bytes: int, stream_after: float) -> None
         poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
     sources = {target: fd for fd, (_, target) in fds.items()}
     for target in sources:
-        if _watchable(target):
+        if target not in fds and _watchable(target):  # (fd 1 closed at start: a pipe got its number)
             poller.register(target, 0)  # revents: only POLLERR/POLLHUP, when the reader closed
     deadline = time.monotonic() + stream_after
     while fds:
@@ -264,14 +264,14 @@ def _start_streaming(cap: Captured) -> list[int]:
 
 
 def _write_all(fd: int, data: bytes) -> bool:
-    """Write all of ``data``; False when the reader is gone (EPIPE)."""
+    """Write all of ``data``; False when it cannot be written (EPIPE: the reader is gone)."""
     view = memoryview(data)
     while view:
         try:
             n = os.write(fd, view)
-        except BrokenPipeError:
-            return False
         except InterruptedError:
             continue
+        except OSError:  # EPIPE, or EBADF/EIO/ENOSPC: the output cannot go anywhere any more
+            return False
         view = view[n:]
     return True

@@ -29,9 +29,10 @@ from thresher.dataflow.payload import SYNTHETIC, Out
 from .distill_env import mask_lines as mask_env_lines
 from .distill_env import secret_name, secret_value
 
-# a JSON string: disjoint alternatives, so matching is linear in the line length
-_STR = r'"(?:[^"\\\n]|\\.)*"'
-_PAIR = re.compile(rf'(?P<key>{_STR})(?P<sep>[ \t]*:[ \t]*)"(?P<value>(?:[^"\\\n]|\\.)*)"')
+# a JSON string, or the unterminated rest of the line: it cannot fail once it starts at a quote
+# (a lone backslash is consumed too), so finditer never re-scans and matching is linear
+_TOKEN = re.compile(r'"((?:[^"\\\n]|\\.?)*)("|$)')
+_SEP = re.compile(r"[ \t]*:[ \t]*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _HEADER = re.compile(r"^(?P<head>[<>] |)(?P<name>[A-Za-z][A-Za-z0-9-]*):[ \t]?(?P<value>.*?)(?P<cr>\r?)$")
 _AUTH_HEADERS = frozenset({"AUTHORIZATION", "PROXY_AUTHORIZATION", "COOKIE", "SET_COOKIE",
@@ -55,16 +56,16 @@ def mask_json_line(line: str) -> str | None:
     """``line`` with every credential string value masked, or ``None`` when it has none."""
     if '"' not in line:
         return None
-    changed = False
-
-    def repl(m: re.Match) -> str:
-        nonlocal changed
-        if not (secret_key(m["key"][1:-1]) or secret_value(m["value"])):
-            return m[0]
-        changed = True
-        return f'{m["key"]}{m["sep"]}"{masked_value(len(m["value"]))}"'
-    out = _PAIR.sub(repl, line)
-    return out if changed else None
+    tokens = list(_TOKEN.finditer(line))
+    out, pos = [], 0
+    for key, value in zip(tokens, tokens[1:]):
+        if key.start() < pos or not (key[2] and value[2]) or \
+                _SEP.fullmatch(line, key.end(), value.start()) is None:
+            continue  # not a closed "key": "value" pair
+        if secret_key(key[1]) or secret_value(value[1]):
+            out.append(line[pos:value.start()] + f'"{masked_value(len(value[1]))}"')
+            pos = value.end()
+    return "".join(out) + line[pos:] if out else None
 
 
 def mask_header_line(line: str) -> str | None:

@@ -195,3 +195,13 @@ def test_a_signal_during_a_cold_start_is_handed_to_the_command_without_a_traceba
               "sys.exit(cmd_run.main(['--', 'sleep', '20']))\n")
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert res.stderr == b"" and res.returncode == status
+
+
+def test_a_closed_stdout_is_met_by_the_command_as_in_the_shell():
+    """`thresher run -- cmd >&-`: no thresher traceback; the command's own status, as without it."""
+    script = "sh -c 'echo hi; echo err >&2'"
+    direct = subprocess.run(["sh", "-c", script + " >&-"], capture_output=True)
+    res = subprocess.run(["sh", "-c", " ".join(TH) + " -- " + script + " >&-"], capture_output=True,
+                         timeout=60)
+    assert b"Traceback" not in res.stderr
+    assert res.returncode == direct.returncode and res.stderr == direct.stderr

@@ -9,8 +9,10 @@ Contract:
   chars]``), followed by a footer naming the original;
 - stdin is inherited; watchers, followers, dev servers and interactive programs (classifier class
   ``stream``) and machine-format output (class ``verbatim``) run untouched via exec;
-- output over 64 MiB, or a command still running after ``--stream-after`` seconds (default 20),
-  switches to raw streaming passthrough: nothing is held back or lost;
+- output over 64 MiB, or a command still running after ``--stream-after`` seconds (default 300),
+  switches to raw streaming passthrough: nothing is held back or lost. The timer is a hang guard,
+  not a budget: a test suite of 30 s or 3 minutes is compressed the same on a quiet or a busy
+  machine (no decision depends on time below that bound);
 - a bad thresher option (unknown, missing value) runs the command unfiltered with a one-line
   warning on stderr; a signal (any catchable one) goes to the command, also one that arrives while
   thresher is still starting (the command is then started untouched and handed the signal);
@@ -30,7 +32,7 @@ usage: thresher run [--raw] [--role ROLE] [--class CLASS] [--stream-after SECOND
   --raw                run CMD untouched (same as THRESHER_RAW=1)
   --role ROLE          consumer role (default: $THRESHER_ROLE or `default`)
   --class CLASS        force the payload class instead of classifying CMD
-  --stream-after S     stream raw if CMD still runs after S seconds (default 20)
+  --stream-after S     stream raw if CMD still runs after S seconds (default 300)
 Environment: THRESHER_DISABLE=1 passthrough everywhere; THRESHER_MEASURE_ONLY=1 measure, emit raw.
 """
 
@@ -38,6 +40,10 @@ QUIET_ENV = {"NO_COLOR": "1", "CLICOLOR": "0", "PY_COLORS": "0", "CARGO_TERM_COL
              "npm_config_color": "false", "GIT_PAGER": "cat", "PAGER": "cat",
              "CARGO_TERM_PROGRESS_WHEN": "never", "PIP_PROGRESS_BAR": "off"}
 MAX_CAPTURE = 64 * 1024 * 1024
+STREAM_AFTER = 300.0
+"""Seconds a command may run before its output streams raw: a hang guard for commands that never
+end (servers the classifier did not recognise), generous so that ordinary builds and test runs,
+which take longer on a loaded machine, are never raw because of the clock."""
 
 
 def parse(argv: list[str]) -> tuple[dict, list[str]]:
@@ -48,7 +54,7 @@ def parse(argv: list[str]) -> tuple[dict, list[str]]:
     usage error must never cost the agent its command).
     """
     opts = {"raw": False, "role": os.environ.get("THRESHER_ROLE", "default"), "pclass": None,
-            "stream_after": 20.0, "bad": []}
+            "stream_after": STREAM_AFTER, "bad": []}
     keys = {"--role": "role", "--class": "pclass", "--stream-after": "stream_after"}
     i = 0
     while i < len(argv) and argv[i] != "--":

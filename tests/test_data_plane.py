@@ -251,3 +251,11 @@ def test_code_outline_declines_a_source_file_over_its_work_cap_before_parsing(tm
     rec = next(r for r in res.trace.records if r["stage"] == "code-outline")
     assert rec["decision"] == "declined" and "work cap" in rec["reason"]
     assert res.emission.decision == "compressed" and res.text.splitlines()[0] == src.splitlines()[0]
+
+
+def test_run_streams_raw_only_past_a_generous_hang_guard():
+    """`thresher run` holds output until the command ends unless it runs past the hang guard:
+    a suite that takes 25 s on a busy machine is compressed like one that takes 15 s."""
+    from thresher.cmd_run import parse
+    opts, cmd = parse(["--", "pytest", "-q"])
+    assert cmd == ["pytest", "-q"] and opts["stream_after"] >= 300

@@ -95,10 +95,15 @@ def one_case(python: str, shape: str, mb: float, tmp: str, access_log: str, load
     return row
 
 
+def time_raw(row: dict) -> bool:
+    """True when time decided ``row``: a reason blames time, a run went raw only under load, or hung."""
+    return bool(row["time_texts"] or (row["loaded_raw"] and not row["raw"]) or row["timed_out"])
+
+
 def verdicts(row: dict, base) -> list[str]:
     """The targets ``row`` misses (empty: all met)."""
     fails = []
-    if row["time_texts"] or (row["loaded_raw"] and not row["raw"]) or row["timed_out"]:
+    if time_raw(row):
         fails.append("raw/slow because of time")
     k = row["kept"]
     if row["gated"] and (k["errors"][0] < k["errors"][1] or k["kinds"][0] < k["kinds"][1]):
@@ -112,11 +117,15 @@ def verdicts(row: dict, base) -> list[str]:
     return fails
 
 
-def flatness(rows: list[dict], base) -> tuple[float, float] | None:
-    """(ratio of CPU per MB above start-up, largest size vs smallest; same for wall) or None."""
+def flatness(rows: list[dict], base) -> tuple[float, float] | str | None:
+    """(ratio of CPU per MB above start-up, largest size vs smallest; same for wall), None with one
+    size, or a string when an end was cut short by a time budget (its cost is not the whole work)."""
     rows = sorted(rows, key=lambda r: r["mb"])
     if len(rows) < 2:
         return None
+    if time_raw(rows[0]) or time_raw(rows[-1]):
+        return "n/a: " + " and ".join(f"{r['mb']:g} MB" for r in (rows[0], rows[-1]) if time_raw(r)) \
+            + " cut short by a time budget"
     per = [max(r["cpu"] - base.cpu, 1e-3) / r["mb"] for r in (rows[0], rows[-1])]
     wall = [max(r["wall"] - base.wall, 1e-3) / r["mb"] for r in (rows[0], rows[-1])]
     return per[1] / per[0], wall[1] / wall[0]
@@ -152,10 +161,12 @@ def report(rows: list[dict], bases: dict) -> list[str]:
           "| wall/MB, same | flat (<= 1.5x) |\n|---|---|---|---|---|---|")
     for shape, base in bases.items():
         flat = flatness([r for r in rows if r["shape"] == shape], base)
-        cell = "-" if flat is None else ("yes" if flat[0] <= FLAT else "NO")
-        if flat is not None and flat[0] > FLAT:
-            failed.append(f"{shape}: CPU per MB grows {flat[0]:.2f}x from smallest to largest size")
-        ratio = "- | -" if flat is None else f"{flat[0]:.2f}x | {flat[1]:.2f}x"
+        if flat is None or isinstance(flat, str):
+            ratio, cell = "- | -", flat or "-"
+        else:
+            ratio, cell = f"{flat[0]:.2f}x | {flat[1]:.2f}x", "yes" if flat[0] <= FLAT else "NO"
+            if flat[0] > FLAT:
+                failed.append(f"{shape}: CPU per MB grows {flat[0]:.2f}x from smallest to largest size")
         print(f"| {shape} | {base.cpu:.2f} | {base.rss_kib / 1024:.0f} | {ratio} | {cell} |")
     print("\nreasons:")
     for r in rows:
@@ -197,7 +208,9 @@ def main() -> int:
     failed = report(rows, bases)
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"rows": rows, "failed": failed}, fh, indent=1, default=str)
+            json.dump({"rows": rows, "failed": failed, "baselines": {
+                k: {"wall": b.wall, "cpu": b.cpu, "rss_kib": b.rss_kib} for k, b in bases.items()}},
+                fh, indent=1, default=str)
     print("\n" + ("all targets met" if not failed else f"{len(failed)} target(s) missed:\n- " + "\n- ".join(failed)))
     return 1 if args.check and failed else 0
 

@@ -53,6 +53,12 @@ print(json.dumps({"decision": getattr(em, "decision", "?"), "reason": getattr(em
 """
 
 
+def load_note() -> str:
+    """The machine's load average and CPU count, to read wall times against."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} (1/5/15 min) on {os.cpu_count()} CPUs"
+
+
 def bench_env(tmp: str, name: str = "home") -> dict:
     """Environment for a thresher child: data under ``tmp/name``, plan cache shared under ``tmp``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("THRESHER_")}

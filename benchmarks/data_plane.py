@@ -36,7 +36,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_inputs as inputs  # noqa: E402
-from bench_proc import Burners, bench_env, decision, measure  # noqa: E402
+from bench_proc import Burners, bench_env, decision, load_note, measure  # noqa: E402
 
 MB = 1_000_000
 CPU_PER_10MB, RSS_FACTOR, FLAT = 1.0, 3.0, 1.5
@@ -195,6 +195,7 @@ def main() -> int:
         ap.error(f"unknown shape(s) {unknown}; choose from {', '.join(inputs.SHAPES)}")
     sizes = [1.0] if args.quick else [float(s) for s in args.sizes.split(",")]
     loaded_runs = 2 if args.quick else args.loaded_runs
+    load0 = load_note()
     access_log = inputs.capture_access_log() if "access" in shapes else ""
     rows = []
     with tempfile.TemporaryDirectory(prefix="thresher-dp-") as tmp:
@@ -204,7 +205,7 @@ def main() -> int:
                 rows.append(one_case(args.python, shape, mb, tmp, access_log, loaded_runs))
                 print(f"  done {shape} {mb:g} MB: {rows[-1]['decision']} in {rows[-1]['wall']:.2f} s",
                       file=sys.stderr, flush=True)
-    print(f"\ncommand: {' '.join(sys.argv)}  (python: {args.python})\n")
+    print(f"\ncommand: {' '.join(sys.argv)}  (python: {args.python})\nat start: {load0}; at end: {load_note()}\n")
     failed = report(rows, bases)
     if args.json:
         with open(args.json, "w") as fh:

@@ -32,7 +32,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_inputs as inputs  # noqa: E402
-from bench_proc import bench_env, measure  # noqa: E402
+from bench_proc import bench_env, load_note, measure  # noqa: E402
 
 HEADROOM_ONE = r"""
 import json, logging, sys
@@ -115,7 +115,7 @@ def run_shape(shape: str, mb: float, args, tmp: str, access_log: str) -> dict:
         except (OSError, ValueError):
             info = {"warnings": ["headroom wrote no result (crashed or timed out)"]}
     exp = inputs.expected(shape, data)
-    row = {"shape": shape, "bytes": len(data), "headroom": info}
+    row = {"shape": shape, "bytes": len(data), "hr_info": info}
     for arm, rs in runs.items():
         row[arm] = {"wall": statistics.median(r.wall for r in rs), "cpu": statistics.median(r.cpu for r in rs),
                     "rss_mib": max(r.rss_kib for r in rs) / 1024, "out_bytes": len(rs[0].output),
@@ -128,7 +128,7 @@ def run_shape(shape: str, mb: float, args, tmp: str, access_log: str) -> dict:
 def report(rows: list[dict], args) -> list[str]:
     """Print the table and headroom's conditions; return the missed targets."""
     print(f"command: {' '.join(sys.argv)}\n{args.runs} alternating round(s) per shape, medians, "
-          f"whole process; {args.mb:g} MB inputs from bench_inputs\n")
+          f"whole process; {args.mb:g} MB inputs from bench_inputs; at end: {load_note()}\n")
     print("| shape | thresher wall s | headroom wall s | wall ratio (hr/th) | thresher CPU s | headroom CPU s "
           "| CPU ratio | thresher peak RSS MiB | headroom peak RSS MiB | out KB th / hr | errors kept th / hr "
           "| kinds kept th / hr | targets |")
@@ -153,11 +153,11 @@ def report(rows: list[dict], args) -> list[str]:
     print("\nheadroom per shape (its own token counts, the action it logged for the tool message):")
     warnings: list[str] = []
     for r in rows:
-        h = r["headroom"]
+        h = r["hr_info"]
         print(f"- {r['shape']}: {h.get('tokens_before')} -> {h.get('tokens_after')} tokens; "
               f"actions {h.get('actions')}; output {'unchanged' if r['headroom']['raw'] else 'changed'}")
         warnings += [w for w in h.get("warnings", []) if w not in warnings]
-    version = next((r["headroom"].get("version") for r in rows if r["headroom"].get("version")), "?")
+    version = next((r["hr_info"].get("version") for r in rows if r["hr_info"].get("version")), "?")
     print(f"\nheadroom-ai {version} ran offline (HEADROOM_OFFLINE=1); warnings it logged:")
     for w in warnings or ["(none)"]:
         print(f"- {w}")

@@ -22,8 +22,9 @@ import sys
 import tempfile
 import time
 
-TIME_WORDS = re.compile(r"time budget|timed? ?out|timeout|deadline|wall.?clock|overrun", re.I)
-"""Words of a reason that blame time (the engine's own wording; a work budget must not use them)."""
+TIME_WORDS = re.compile(r"time budget|timed? ?out|timeout|deadline|wall.?clock", re.I)
+"""Words of a reason that blame time (the engine's wording today: "graph time budget overrun",
+"StageTimeout"; a decline on a work budget must not use them, and "overrun" alone is not time)."""
 
 DECIDE = r"""
 import hashlib, json, sys

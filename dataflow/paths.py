@@ -32,3 +32,16 @@ def home_dir() -> str:
 def under_home(*parts: str) -> str:
     """``home_dir()`` joined with ``parts`` (``under_home(".cache")``)."""
     return os.path.join(home_dir(), *parts)
+
+
+def home_of(environ: "dict | None" = None) -> str:
+    """The home folder for an environment mapping (``os.environ`` by default): its ``HOME`` when
+    absolute, else :func:`home_dir`'s answer, else ``""`` (callers then treat paths as absent)."""
+    env = os.environ if environ is None else environ
+    home = env.get("HOME", "")
+    if os.path.isabs(home):
+        return home
+    try:
+        return home_dir()
+    except OSError:
+        return ""

@@ -37,7 +37,8 @@ class SettingsError(Exception):
 def user_settings(environ: dict | None = None) -> str:
     """``~/.claude/settings.json`` (``$CLAUDE_CONFIG_DIR/settings.json`` when set)."""
     env = os.environ if environ is None else environ
-    base = env.get("CLAUDE_CONFIG_DIR") or os.path.join(env.get("HOME") or "~", ".claude")
+    from thresher.dataflow.paths import home_of   # an empty HOME counts as unset
+    base = env.get("CLAUDE_CONFIG_DIR") or os.path.join(home_of(env) or "~", ".claude")
     return os.path.join(os.path.expanduser(base), "settings.json")
 
 

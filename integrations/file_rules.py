@@ -178,7 +178,8 @@ def may_refuse(policy: FilePolicy, segment, cwd: str, environ: dict) -> bool:
     """Whether a Read/Edit rule or the working-directory limit could meet ``segment``'s paths."""
     if not policy.active():
         return False
-    home = environ.get("HOME") or os.path.expanduser("~")
+    from thresher.dataflow.paths import home_of   # an empty HOME counts as unset
+    home = home_of(environ)
     paths = touched(segment, cwd, home)
     if paths is None:
         return True

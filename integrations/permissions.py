@@ -67,8 +67,8 @@ class Unknown(Exception):
 
 def settings_files(cwd: str, environ: dict) -> list[str]:
     """Every settings file Claude Code may merge for a session in ``cwd`` (more is safer)."""
-    config = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(
-        environ.get("HOME") or os.path.expanduser("~"), ".claude")
+    from thresher.dataflow.paths import home_of   # an empty HOME counts as unset
+    config = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home_of(environ) or "/", ".claude")
     files = ["/etc/claude-code/managed-settings.json",
              "/Library/Application Support/ClaudeCode/managed-settings.json",
              os.path.join(config, "settings.json"), os.path.join(config, "settings.local.json")]

@@ -14,6 +14,7 @@ every error line found here plus head and tail within the budget, counted by the
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from .payload import CRITICAL, Payload
 
@@ -30,6 +31,37 @@ and what the fallback view keeps. Broad on purpose: graphs narrow it with ``not_
 # about five times slower than a plain search of ``line.lower()``, and for ASCII text the two agree
 # (the pattern uses only lower-case escapes; tests/test_engine.py checks both on every fixture).
 _ERROR_LOWER = re.compile(ERROR_RE.pattern.removeprefix("(?i)").lower())
+
+
+# Every alternative of ERROR_RE needs one of these (lower-cased) substrings: a line with none of
+# them cannot match, so one str.find pass per word over the whole text finds the only lines worth
+# a regex search (tests/test_data_plane.py checks the claim on every fixture line).
+_WORDS = ("error", "fatal", "panic", "exception", "traceback", "segmentation", "core dumped",
+          "abort", "denied", "refused", "cannot", "could", "unable", "not found", "no such",
+          "undefined", "fail", "assert", "time", "killed", "crash", "invalid", "unexpected", "^",
+          'file "')
+
+
+def error_candidates(lines: "tuple[str, ...] | list[str]") -> "set[int] | None":
+    """Indices of the lines that may match :data:`ERROR_RE` (a superset), or ``None`` when the
+    text is not ASCII (lower-casing could then move offsets: check every line)."""
+    text = "\n".join(lines)
+    if not text.isascii():
+        return None
+    text = text.lower()
+    starts, pos = [], 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    found: set[int] = {i for i, line in enumerate(lines) if line[:1] in ("e", "E")}  # ^E\s
+    n = len(starts)
+    for word in _WORDS:
+        i = text.find(word)
+        while i >= 0:
+            k = bisect_right(starts, i) - 1
+            found.add(k)
+            i = text.find(word, starts[k + 1]) if k + 1 < n else -1
+    return found
 
 
 def is_error_line(line: str) -> bool:

@@ -12,7 +12,7 @@ import re
 
 from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
 
-from .text import LOCATION_RE, is_error_line
+from .text import LOCATION_RE, error_candidates, is_error_line
 
 _CACHE: dict[tuple, re.Pattern | None] = {}
 
@@ -25,10 +25,10 @@ def _union(patterns: list[str]) -> re.Pattern | None:
 
 
 def tier(line: str, failed: bool, extra: re.Pattern | None, noise: re.Pattern | None,
-         locations: bool, exempt: re.Pattern | None = None) -> int:
-    """The tier of one line."""
+         locations: bool, exempt: re.Pattern | None = None, maybe_error: bool = True) -> int:
+    """The tier of one line (``maybe_error=False``: the line is known not to match ERROR_RE)."""
     if exempt is None or not exempt.search(line):
-        if is_error_line(line) or (extra is not None and extra.search(line)):
+        if (maybe_error and is_error_line(line)) or (extra is not None and extra.search(line)):
             return CRITICAL
         # both location shapes need a ':' or 'line ': a substring test spares most regex searches
         if failed and locations and (":" in line or "line " in line) and LOCATION_RE.search(line):
@@ -43,7 +43,10 @@ def run(payload, params, ctx):
     extra, noise = _union(params["critical"]), _union(params["noise"])
     exempt = _union(params.get("not_critical") or [])
     failed, loc = payload.failed, params["locations_on_failure"]
-    tiers = tuple(tier(s, failed, extra, noise, loc, exempt) for s in payload.source)
+    src = payload.source
+    cands = error_candidates(src)   # one pass of str.find per error word over the whole text
+    tiers = tuple(tier(s, failed, extra, noise, loc, exempt, cands is None or i in cands)
+                  for i, s in enumerate(src))
     if all(t == IMPORTANT for t in tiers):
         return None
     return payload.evolve(tiers=tiers)

@@ -7,7 +7,7 @@ import re
 ANSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
 # The error-line definition lives in the engine (the executor's fallback view needs it too).
-from thresher.dataflow.errorscan import ERROR_RE, is_error_line  # noqa: E402,F401 - re-exported
+from thresher.dataflow.errorscan import ERROR_RE, error_candidates, is_error_line  # noqa: E402,F401 - re-exported
 
 LOCATION_RE = re.compile(r"(?:^|[\s(\"'])[\w./\\-]+\.\w{1,8}:\d+(?::\d+)?\b|\bline \d+\b")
 """``file.ext:line[:col]`` and ``line N`` locations."""

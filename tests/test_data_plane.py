@@ -259,3 +259,29 @@ def test_run_streams_raw_only_past_a_generous_hang_guard():
     from thresher.cmd_run import parse
     opts, cmd = parse(["--", "pytest", "-q"])
     assert cmd == ["pytest", "-q"] and opts["stream_after"] >= 300
+
+
+def test_log_templates_depend_only_on_the_digit_shape_of_a_line():
+    """The template memo keys lines by their digits 1-9 mapped to 1: on every captured line the
+    template of the line and of its digit shape agree (critical or not)."""
+    from thresher.stages.distill_log import Templates, template
+    memo = Templates()
+    checked = 0
+    for text in FIXTURE_TEXTS:
+        for line in text.split("\n")[:400]:
+            for crit in (False, True):
+                assert memo(line, crit) == template(line, crit), line
+            checked += 1
+    assert checked > 30_000
+
+
+def test_error_candidates_are_a_superset_of_the_error_lines():
+    """Score searches ERROR_RE only on lines holding one of its words: no fixture line that the
+    pattern matches is outside the candidate set."""
+    from thresher.dataflow.errorscan import error_candidates
+    for text in FIXTURE_TEXTS:
+        lines = text.split("\n")
+        cands = error_candidates(lines)
+        if cands is None:
+            continue
+        assert {i for i, line in enumerate(lines) if ERROR_RE.search(line)} <= cands

@@ -130,6 +130,10 @@ def adversarial(n: int) -> dict[str, str]:
     out["pytest param"] = "tests/test_x.py::test_a[" + "a-" * (n // 2) + " FAILED"
     out["prose"] = "Word word, word; word: word " * (n // 28)
     out["gutter"] = "   " + "1 " * (n // 2) + "|"
+    # whole inputs (filters' short_circuit regexes search the whole output, multi-line)
+    for unit in ("\n", " \n", "\r\n", "a\n", ":\n", "E \n"):
+        out[f"lines of {unit!r}"] = unit * (n // len(unit))
+    out["prose lines"] = ("The fox, who was tired; jumps over: the dog. " * 4 + "\n") * (n // 181)
     for key in list(out):
         out[key + " + \\x01"] = out[key] + "\x01"
     return out

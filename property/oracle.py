@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from thresher.dataflow.api import handle_of
+from thresher.dataflow.escapes import SGR_RE
 from thresher.dataflow.markers import CLIP_RE, FOOTER_RE, clip, is_clip_of
 from thresher.stages.text import ANSI_RE, ERROR_RE, skeleton
 
@@ -82,8 +83,10 @@ class Reading:
         self.source = input_lines(raw)
         self.total = len(self.source)
         params = read_params(plan)
-        self.forms = [{s} | {clean_line(s, p["strip_ansi"], p["redraws"], f) for p in params
-                             for f in (False, True)}
+        # the raw line, Read's cleaned forms, and the colour-stripped one of a small output
+        # passed whole (finalize's strip_sgr keeps everything else, CRs included)
+        self.forms = [{s, SGR_RE.sub("", s)} | {clean_line(s, p["strip_ansi"], p["redraws"], f)
+                                                for p in params for f in (False, True)}
                       for s in self.source]
         limits = [p["max_line_chars"] for p in params]
         self.views = [{clip(f, lim) for f in forms for lim in limits} | forms for forms in self.forms]

@@ -52,8 +52,9 @@ def run(payload, params, ctx):
     failed = payload.failed
     strip, redraws = params["strip_ansi"], params["redraws"]
     source = tuple(clean(s, strip, redraws, failed) for s in src)
-    # A failing command's error lines pass byte-exact (INV-6), however long: never clip those.
-    view = tuple(s if failed and len(s) > limit and ERROR_RE.search(s[:limit]) else clip(s, limit)
+    # A failing command's error lines pass byte-exact (INV-6), however long: never clip those,
+    # wherever their error word is (a long echoed command line ends in `failed: cc1`).
+    view = tuple(s if failed and len(s) > limit and ERROR_RE.search(s) else clip(s, limit)
                  for s in source)
     return payload.evolve(source=source, lines=view, origin=tuple(range(len(source))),
                           tiers=(IMPORTANT,) * len(source))

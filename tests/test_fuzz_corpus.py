@@ -38,13 +38,13 @@ from thresher.stores.archive import default_archive
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = (os.path.join(HERE, "fixtures"), os.path.join(HERE, "..", "..", "shared", "corpus"))
-PER_SOURCE = 14
+PER_SOURCE = 15
 """Cases sampled from each source folder (spread over the folder's sorted ids)."""
 MAX_BYTES = 120_000
 """Larger cases are left out of the sample (the engine's speed on them is the benchmarks' job)."""
 
 MARKER_LINE = re.compile(
-    r"^\s*\[thresher: [^\]\n]*\]$"                        # footer-free markers, indented elisions too
+    r"^\s*\[thresher: .*\]$"                              # whole-line markers, indented elisions too
     r"|^[A-Za-z_]\w*=\[thresher: value masked, [^\]]*\]$"  # a masked env value
     r"|^\s*(?:- )?\"?[^\"\n]*\"?: \[thresher: [^\]\n]*\]$"  # a YAML/JSON key whose value was summarised
     r"|^\[thresher: printenv output masked, [^\]]*\]$")
@@ -127,11 +127,12 @@ def c1_codes(rng: random.Random, text: str, code):
 
 
 def huge_lines(rng: random.Random, text: str, code):
-    """A 100 KB line, an 8,000-character run of colons, and a 20 KB error line; failing."""
+    """A 100 KB line, an 8,000-character run of colons, a 20 KB error line and one whose error
+    word comes after 6,000 characters (a long command line echoed before its failure); failing."""
     lines = _lines(text)
     seed = rng.choice([s for s in lines if s.strip()] or ["x"])
     for line in ((seed + " ") * (100_000 // (len(seed) + 1)), ":" * 8000,
-                 "error: " + "undefined symbol " * 1200):
+                 "error: " + "undefined symbol " * 1200, "-I/usr/include " * 400 + "failed: cc1"):
         lines.insert(rng.randrange(len(lines) + 1), line)
     return "\n".join(lines), _failing(code)
 

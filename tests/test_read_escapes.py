@@ -68,3 +68,16 @@ def test_strip_sgr_knows_the_8bit_form():
     assert strip_sgr("\x9b31mred\x9b0m") == "red"
     assert strip_sgr("\x9b31mred\x9d0;title\x07") is None
     assert strip_sgr("plain") is None
+
+
+def test_a_long_error_line_is_not_clipped_wherever_its_error_word_is():
+    """A failing command's error line longer than the clip limit passes whole even when the error
+    word comes after the limit (a long echoed compiler command ending in ``failed: cc1``)."""
+    from thresher.dataflow.executor import initial_payload
+    from thresher.stages import read
+    line = "-I/usr/include " * 400 + "failed: cc1"
+    params = {"strip_ansi": True, "redraws": True, "max_line_chars": 4000}
+    failing = read.run(initial_payload((line + "\nok\n").encode(), exit_code=1), params, None)
+    assert failing.lines[0] == line
+    passing = read.run(initial_payload((line + "\nok\n").encode(), exit_code=0), params, None)
+    assert passing.lines[0] != line and passing.lines[0].startswith(line[:4000])

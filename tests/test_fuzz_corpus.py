@@ -10,8 +10,8 @@ minute. Each mutated output goes through :func:`thresher.dataflow.compress` and 
   ``failed`` trace record whose reason names the exception; time-budget overruns are load, not bugs);
 - never larger (INV-2, estimated tokens; masked secrets exempt);
 - no fabrication (INV-3): every output line is an input line (as Read cleans it, maybe clipped), the
-  footer, or a marker line of the engine's grammar (:data:`MARKER_LINE`, indented elision markers
-  included) whose counts check out;
+  footer, a marker line of the engine's grammar (:data:`MARKER_LINE`, indented elision markers
+  included) whose counts check out, or a shipped filter's declared message or rewrite;
 - one footer with kept + omitted == total, expandable byte-exact (INV-4/INV-7);
 - for a failing command, every error line of the input is in the output byte-exact (INV-6);
 - no 8-bit CSI/OSC escape in an output the engine rewrote (they go like their 7-bit forms).
@@ -21,6 +21,8 @@ minute. Each mutated output goes through :func:`thresher.dataflow.compress` and 
 
 from __future__ import annotations
 
+import functools
+import glob
 import os
 import random
 import re
@@ -33,6 +35,8 @@ from thresher.dataflow.plan import load_plans
 from thresher.property.corpus import iter_cases, payload_text
 from thresher.property.invariants import (check_error_lines_kept, check_never_worse,
                                           check_no_fabrication, check_one_footer)
+from thresher.property.oracle import Reading, clean_line, is_declared
+from thresher.property.relayout import relays_out
 from thresher.property.strategies import Case
 from thresher.stores.archive import default_archive
 
@@ -155,6 +159,52 @@ def sample() -> list[dict]:
 SAMPLE = sample()
 
 
+@functools.cache
+def filter_rewrites() -> tuple[frozenset, tuple]:
+    """What the shipped declarative filters may write instead of an input line: their messages
+    (``short_circuit``, ``on_empty``) and their ``replace`` rules."""
+    from thresher.filters.load import parse
+    messages, rules = set(), []
+    for path in sorted(glob.glob(os.path.join(HERE, "..", "graphs", "filters", "*.yaml"))):
+        with open(path, "rb") as fh:
+            for spec in parse(path, fh.read()):
+                messages |= {sc.message for sc in spec.short_circuit} | {spec.on_empty or ""}
+                rules += [(re.compile(r.pattern), r.with_) for r in spec.replace]
+    return frozenset(messages - {""}), tuple(rules)
+
+
+def _rewritten(line: str, inputs: list[str]) -> bool:
+    """True when ``line`` is a shipped filter's message or its replacement of an input line."""
+    messages, rules = filter_rewrites()
+    return line in messages or any(rx.search(s) and rx.sub(repl, s) == line
+                                   for rx, repl in rules for s in inputs)
+
+
+def _check_lines(case: Case, res, plan: dict) -> None:
+    """INV-3 with the marker grammar: each line an input line, a marker line, or (when a filter
+    ran) a filter's declared message or rewrite; counted summaries checked when nothing was
+    rewritten."""
+    reading = Reading(case.raw, res.output, plan)
+    filtered = any(r["stage"] == "filter" and r["decision"] == "applied" for r in res.trace.records)
+    inputs = [clean_line(s) for s in reading.source] if reading.unmatched and filtered else []
+    for i in reading.unmatched:
+        if not (filtered and _rewritten(reading.lines[i], inputs)):
+            raise AssertionError(f"INV-3: output line {i + 1} {reading.lines[i][:120]!r} is not an "
+                                 "input line, a marker or a filter's declared rewrite")
+    for i in reading.summaries:
+        if is_declared(reading.lines[i]) and not MARKER_LINE.match(reading.lines[i]) \
+                and i not in reading.ambiguous:
+            raise AssertionError(f"INV-3: line {i + 1} {reading.lines[i][:120]!r} carries a marker "
+                                 "but is not a marker line")
+    if not reading.unmatched:
+        check_no_fabrication(case, res, plan)
+
+
+def _last_line_vanishes(raw: bytes) -> bool:
+    text = raw.decode("utf-8", "replace")
+    return not text.endswith("\n") and clean_line(text.rsplit("\n", 1)[-1]) == ""
+
+
 def fuzz_one(case: dict, family: str) -> str | None:
     """Mutate ``case`` with ``family``, compress it, check it; the problem found, or ``None``."""
     rng = random.Random(f"{case['id']}/{family}")
@@ -177,12 +227,18 @@ def fuzz_one(case: dict, family: str) -> str | None:
     try:
         check_never_worse(mutated, res)
         if plan is not None:
-            reading = check_no_fabrication(mutated, res, plan)
-            for i in reading.summaries:
-                if not MARKER_LINE.match(reading.lines[i]) and i not in reading.ambiguous:
-                    raise AssertionError(f"INV-3: line {i + 1} {reading.lines[i][:120]!r} is "
-                                         "neither an input line nor a marker")
-            check_one_footer(mutated, res, plan, default_archive())
+            _check_lines(mutated, res, plan)
+            try:
+                check_one_footer(mutated, res, plan, default_archive())
+            except AssertionError as exc:
+                # An unterminated last line that is only an escape (mvn ends with `\n ESC[0m`)
+                # cleans to "" and then cannot be told from no line at all: nothing is lost.
+                # A JSON re-layout writes `[`, `},` ... lines that equal input lines by chance: the
+                # oracle then counts them as kept, and the footer's count looks short.
+                if not (str(exc).startswith("INV-4: lossy output without a footer")
+                        and _last_line_vanishes(raw)) and not (
+                        "kept + omitted != total" in str(exc) and relays_out(plan)):
+                    raise
             check_error_lines_kept(mutated, res, plan)
     except AssertionError as exc:
         return f"{exc} [graph {res.graph_id}, {res.emission.decision}]"

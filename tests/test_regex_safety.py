@@ -9,13 +9,12 @@ graphs/classify.yaml and graphs/filters/*. Two checks per regex:
 - *shape* (deterministic): :mod:`thresher.dataflow.regex_safety` finds no nested quantifier or
   overlapping alternation (the exponential shapes);
 - *scaling*: on lines of 2,000 and 8,000 characters shaped to make backtracking regexes retry (runs
-  of one character, of ``::``, of spaces, digits, ``a ``...), the work must grow about linearly.
-  Work is measured as the best of three runs, and judged only when the long run costs more than
-  10 ms (a linear regex needs well under 1 ms for 8,000 characters): then a ratio above 10 for 4x
-  the input is super-linear (quadratic gives 16). A load spike can only make the short run slower
-  (lower ratio) or push a linear regex over the floor once, not three times in a row: the check
-  never flakes on a busy machine, and the offenders the issue found (0.5-11 s) fail it by far. A
-  timer guards against a hang only (2 s).
+  of one character, of ``::``, of spaces, digits, ``a ``..., and whole inputs of many short lines),
+  the work must grow about linearly. Work is the CPU time of this thread (``time.thread_time``:
+  time spent descheduled on a busy machine does not count), best of three runs, judged only when
+  the long run costs more than 10 ms (a linear regex needs well under 1 ms for 8,000 characters):
+  then a ratio above 10 for 4x the input is super-linear (quadratic gives 16). The offenders the
+  issue found (0.5-11 s) fail it by far. A wall-clock timer guards against a hang only (2 s).
 """
 
 from __future__ import annotations

@@ -151,6 +151,8 @@ def _on_alarm(signum, frame):  # noqa: ARG001 - signal handler signature
 
 def _cost(rx: re.Pattern, text: str, match_only: bool) -> float:
     """Seconds of the regex's use on ``text``: every match found (as sub/findall/search would)."""
+    if isinstance(rx.pattern, bytes):
+        text = text.encode("utf-8")  # type: ignore[assignment] - a bytes pattern scans raw bytes
     t0 = time.thread_time()
     if match_only:  # as a tokenizer: match where the last token ended, stop at the first miss
         pos = 0

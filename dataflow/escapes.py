@@ -1,17 +1,20 @@
 """SGR escape sequences (colour and style): removing them never changes the characters a terminal
-shows, so an output without them is the same text, only cheaper to read."""
+shows, so an output without them is the same text, only cheaper to read. Both the 7-bit form
+(``ESC [ ... m``) and the 8-bit one (U+009B CSI ``... m``) count."""
 
 from __future__ import annotations
 
 import re
 
-SGR_RE = re.compile(r"\x1b\[[0-9;:]*m")
+SGR_RE = re.compile(r"(?:\x1b\[|\x9b)[0-9;:]*m")
+_ESCAPE = re.compile(r"[\x1b\x80-\x9f]")
+"""An escape introducer: ESC, or a C1 control (the 8-bit forms of ``ESC @`` .. ``ESC _``)."""
 
 
 def strip_sgr(text: str) -> str | None:
     """``text`` without SGR colour/style sequences; ``None`` when another escape remains (removing
     it would change what a terminal shows) or there is nothing to strip."""
-    if "\x1b" not in text:
+    if _ESCAPE.search(text) is None:
         return None
     out = SGR_RE.sub("", text)
-    return None if "\x1b" in out else out
+    return None if _ESCAPE.search(out) else out

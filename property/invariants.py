@@ -161,7 +161,8 @@ def error_lines(case: Case, plan: dict) -> list[str]:
     exempt = [re.compile(rx) for n in plan["nodes"].values() if n["phase"] == "score"
               for rx in n["params"].get("not_critical") or []]
     # When Read declines (no escapes, no CRs) cleaning is the identity, so this is the engine's view.
-    cleaned = (clean_line(s, p["strip_ansi"], p["redraws"]) for s in input_lines(case.raw))
+    failed = case.exit_code not in (None, 0)
+    cleaned = (clean_line(s, p["strip_ansi"], p["redraws"], failed) for s in input_lines(case.raw))
     return [s for s in cleaned if ERROR_RE.search(s) and not any(rx.search(s) for rx in exempt)]
 
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 
 from thresher.dataflow.api import handle_of
+from thresher.dataflow.escapes import SGR_RE
 from thresher.dataflow.markers import CLIP_RE, FOOTER_RE, clip, is_clip_of
-from thresher.stages.text import ANSI_RE, skeleton
+from thresher.stages.text import ANSI_RE, ERROR_RE, skeleton
 
 from .relayout import relays_out, values_from_input
 
@@ -42,15 +43,16 @@ def input_lines(raw: bytes) -> list[str]:
     return lines
 
 
-def clean_line(line: str, strip_ansi: bool = True, redraws: bool = True) -> str:
-    """``line`` as Read documents it: escapes removed, trailing CRs dropped, last redraw state kept."""
+def clean_line(line: str, strip_ansi: bool = True, redraws: bool = True, failed: bool = False) -> str:
+    """``line`` as Read documents it: escapes (7- and 8-bit) removed, trailing CRs dropped (kept on
+    a failing command's error line), of a redraw the last state and every state with an error."""
     if strip_ansi:
         line = ANSI_RE.sub("", line)
-    line = line.rstrip("\r")
-    if redraws and "\r" in line:
-        states = [seg for seg in line.split("\r") if seg.strip()]
-        line = states[-1] if states else ""
-    return line
+    body = line.rstrip("\r")
+    if redraws and "\r" in body:
+        states = [seg for seg in body.split("\r") if seg.strip()]
+        body = "\r".join([s for s in states[:-1] if ERROR_RE.search(s)] + states[-1:])
+    return body + line[len(line.rstrip("\r")):] if failed and ERROR_RE.search(body) else body
 
 
 def read_params(plan: dict) -> list[dict]:
@@ -81,7 +83,10 @@ class Reading:
         self.source = input_lines(raw)
         self.total = len(self.source)
         params = read_params(plan)
-        self.forms = [{s} | {clean_line(s, p["strip_ansi"], p["redraws"]) for p in params}
+        # the raw line, Read's cleaned forms, and the colour-stripped one of a small output
+        # passed whole (finalize's strip_sgr keeps everything else, CRs included)
+        self.forms = [{s, SGR_RE.sub("", s)} | {clean_line(s, p["strip_ansi"], p["redraws"], f)
+                                                for p in params for f in (False, True)}
                       for s in self.source]
         limits = [p["max_line_chars"] for p in params]
         self.views = [{clip(f, lim) for f in forms for lim in limits} | forms for forms in self.forms]

@@ -144,6 +144,9 @@ def _table(payload, params) -> Table | None:
     lines = list(payload.source)
     if lines and lines[0].lstrip()[:1] in ("{", "["):
         return None  # a JSON document: its "key": value, lines split on commas too
+    if any("\r" in s for s in lines):
+        return None  # a redraw Read kept (an error under a progress bar): the csv module
+        # reads a bare CR as a record end and raises on it inside a field
     delim = _delimiter(lines, params["delimiter"])
     if delim is None:
         return None

@@ -179,3 +179,15 @@ def test_small_documents_pass_whole():
     doc = json.dumps([{"name": f"pkg{i}", "version": "1.0"} for i in range(20)], indent=2)
     res = compress(doc, command="jq . packages.json", exit_code=0)
     assert res.output == doc.encode()
+
+
+def test_a_table_with_a_kept_redraw_line_is_declined_not_raised():
+    """A failing sqlite CSV run with an error under a progress redraw (Read keeps ``Error: …\\r50%``):
+    crush-table declines (the csv module raised on the bare CR), and the error line is shown."""
+    case = fixture_case("data-csv-weather-sqlite-fail")
+    lines = case["stdout"].split("\n")
+    lines.insert(5, "Error: disk I/O error\r 50%")
+    res = compress("\n".join(lines), command=case["command"], exit_code=1, trace=True)
+    crush = [r for r in res.trace.records if r["node"] == "crush"]
+    assert crush and all(r["decision"] != "failed" for r in crush)
+    assert "Error: disk I/O error\r 50%\n" in res.output.decode()

@@ -49,7 +49,9 @@ MAX_BYTES = 120_000
 
 MARKER_LINE = re.compile(
     r"^\s*\[thresher: .*\]$"                              # whole-line markers, indented elisions too
-    r"|^[A-Za-z_]\w*=\[thresher: value masked, [^\]]*\]$"  # a masked env value
+    r"|^(?:export\s+)?[A-Za-z_]\w*=\[thresher: value (?:masked|not shown), [^\]]*\]$"  # env value
+    r"|^\s*\"[^\"\n]*\": \"\[thresher: value masked, [^\]]*\]\",?$"  # a masked JSON value
+    r"|^[<>*]? ?[\w-]+: \[thresher: value masked, [^\]]*\]$"  # a masked HTTP header
     r"|^\s*(?:- )?\"?[^\"\n]*\"?: \[thresher: [^\]\n]*\]$"  # a YAML/JSON key whose value was summarised
     r"|^\[thresher: printenv output masked, [^\]]*\]$")
 """What a line the engine wrote (not an input line) may look like."""

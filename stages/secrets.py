@@ -30,9 +30,11 @@ from .distill_env import mask_lines as mask_env_lines
 from .distill_env import secret_name, secret_value
 
 # a JSON string, or the unterminated rest of the line: it cannot fail once it starts at a quote
-# (a lone backslash is consumed too), so finditer never re-scans and matching is linear
-_TOKEN = re.compile(r'"((?:[^"\\\n]|\\.?)*)("|$)')
-_SEP = re.compile(r"[ \t]*:[ \t]*")
+# (a lone trailing backslash is consumed too), so finditer never re-scans; the loop is possessive
+# (an escape pair or a plain character per step, never re-split), so matching is linear
+_TOKEN = re.compile(r'"((?:[^"\\\n]|\\.)*+\\?)("|$)')
+# a run of blanks is scanned once, from its first character (search stays linear)
+_SEP = re.compile(r"(?<![ \t])[ \t]*:[ \t]*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _HEADER = re.compile(r"^(?P<head>[<>] |)(?P<name>[A-Za-z][A-Za-z0-9-]*):[ \t]?(?P<value>.*?)(?P<cr>\r?)$")
 _AUTH_HEADERS = frozenset({"AUTHORIZATION", "PROXY_AUTHORIZATION", "COOKIE", "SET_COOKIE",

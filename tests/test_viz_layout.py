@@ -308,6 +308,8 @@ def test_graph_draw_all_shows_a_project_override_and_what_it_changes(tmp_path):
     graphs.mkdir(parents=True)
     (graphs / "pytest.ci.yaml").write_text("extends: pytest.default\nrole: ci\n"
                                            "budget: {max_lines: 77}\n", encoding="utf-8")
+    from thresher.filters import trust   # a project graph is used once trusted
+    trust.record(str(graphs / "pytest.ci.yaml"), (graphs / "pytest.ci.yaml").read_bytes())
     out = run_thresher("graph", "draw", "--all", "--format", "json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     ci = next(d for d in json.loads(out.stdout) if d["id"] == "pytest.ci")

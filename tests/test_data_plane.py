@@ -285,3 +285,14 @@ def test_error_candidates_are_a_superset_of_the_error_lines():
         if cands is None:
             continue
         assert {i for i, line in enumerate(lines) if ERROR_RE.search(line)} <= cands
+
+
+def test_every_graph_that_lists_its_own_structured_flags_keeps_porcelain():
+    """A graph overriding Guard's structured-output flags must still pass `--porcelain` output
+    byte-exact (the toml graph's list lacked it: a property-test failure under the ci profile)."""
+    text = "".join(f"  - name: svc-{i}\n    replicas: {i % 4}\n" for i in range(200))
+    for gid, plan in load_plans().plans.items():
+        guard = next(n for n in plan["nodes"].values() if n["phase"] == "guard")
+        if "structured_flags" in guard["params"]:
+            res = compress(text, command="tool --porcelain", plan=plan)
+            assert res.output == text.encode(), gid

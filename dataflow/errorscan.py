@@ -108,7 +108,8 @@ def protect(p: Payload) -> Payload:
 
 def fallback(p: Payload, max_lines: int) -> Payload:
     """A view that depends on no graph stage: every critical line of ``p``, every line the core
-    scan or :data:`ERROR_RE` calls an error (all tiered critical), plus as many head and tail lines as ``max_lines`` leaves room for, in order."""
+    scan or :data:`ERROR_RE` calls an error (all tiered critical), plus as many head and tail
+    lines as ``max_lines`` leaves room for, in order."""
     n = len(p.source)
     tiers = list(p.tiers)
     for i in set(error_indices(p.source)) | {i for i, s in enumerate(p.source) if is_error_line(s)}:

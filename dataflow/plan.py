@@ -28,7 +28,6 @@ ORIGINS = ("built-in", "user", "project")
 PASSTHROUGH_CLASSES = ("verbatim", "stream")
 """Classes the classifier may name that no graph handles: their output passes through unchanged."""
 CLASSIFY_FILE = "classify.yaml"
-_KEY_SOURCES = ("thresher.stages.registry", "thresher.stages.params")
 
 
 def builtin_dir() -> str:
@@ -163,9 +162,9 @@ def _key(files: list[tuple[str, str]]) -> str:
     any edit changes the size or the mtime, and a miss rebuilds from the files' bytes.
     """
     here = os.path.dirname(os.path.abspath(__file__))
-    cli = os.path.join(os.path.dirname(here), "stages")
+    stages = os.path.join(os.path.dirname(here), "stages")   # the registry and params models
     mods = [os.path.join(here, "build.py"), os.path.join(here, "compile.py")]
-    mods += [os.path.join(cli, n) for n in ("registry.py", "params.py")]
+    mods += [os.path.join(stages, n) for n in ("registry.py", "params.py")]
     parts = [__version__, sys.version] + [f"{m}\0{_stamp(m)}" for m in mods]
     parts += [f"{origin}\0{path}\0{_stamp(path)}" for origin, path in files]
     return blake3("\0\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
@@ -228,9 +227,6 @@ class _Rules:
     def __init__(self, rows: list[dict]) -> None:
         self.rows = [(r["match"], r["class"]) for r in rows]
         self.compiled: list[re.Pattern] = []
-
-    def __iter__(self):
-        return iter((self._regex(i), c) for i, (_, c) in enumerate(self.rows))
 
     def _regex(self, i: int) -> re.Pattern:
         while len(self.compiled) <= i:

@@ -80,9 +80,12 @@ class Templates:
 
 
 LOW_CARDINALITY = 8
-_TIME_FIELD = re.compile(r"\d:\d\d")
 """A masked field with at most this many distinct values in a group tells kinds apart (an HTTP
 status, a method, a level or exit word): it stays in the template key."""
+KIND_REPEATS = 4
+"""... as long as each value is seen this many times on average (a handful of lines with a few
+distinct values is not a set of kinds)."""
+_TIME_FIELD = re.compile(r"\d:\d\d")
 
 
 def refine(groups: dict[str, list[int]], blocks, lines) -> dict[str, list[int]]:
@@ -97,7 +100,7 @@ def refine(groups: dict[str, list[int]], blocks, lines) -> dict[str, list[int]]:
     """
     out: dict[str, list[int]] = {}
     for key, members in groups.items():
-        if len(members) < 2 * 4:
+        if len(members) < 2 * KIND_REPEATS:
             out[key] = members
             continue
         rows = [lines[blocks[b][0]].split() for b in members]
@@ -105,7 +108,7 @@ def refine(groups: dict[str, list[int]], blocks, lines) -> dict[str, list[int]]:
         kinds = []
         for pos in range(width):
             values = {r[pos] for r in rows}
-            if 1 < len(values) <= LOW_CARDINALITY and len(values) * 4 <= len(members) \
+            if 1 < len(values) <= LOW_CARDINALITY and len(values) * KIND_REPEATS <= len(members) \
                     and not any(_TIME_FIELD.search(v) for v in values):
                 kinds.append(pos)
         if not kinds:

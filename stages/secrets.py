@@ -41,6 +41,11 @@ _AUTH_HEADERS = frozenset({"AUTHORIZATION", "PROXY_AUTHORIZATION", "COOKIE", "SE
                            "X_API_KEY", "X_AUTH_TOKEN", "X_ACCESS_TOKEN", "X_CSRF_TOKEN",
                            "X_XSRF_TOKEN", "API_KEY", "X_AMZ_SECURITY_TOKEN"})
 _NOT_SECRET_HEADERS = frozenset({"WWW_AUTHENTICATE", "PROXY_AUTHENTICATE", "CONTENT_LENGTH"})
+# credential_value: one-word keys that name a credential in a config and an ordinary thing elsewhere
+_AMBIGUOUS = frozenset({"TOKEN", "AUTH", "PASS", "SIGNATURE", "PRIVATE", "CERT", "SALT", "COOKIE", "DSN"})
+_PLACEHOLDER = re.compile(r"[*xX.-]*|<[^<>]*>|\$\{[^{}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^{}]*\}\}|%\([^()]*\)s")
+MIN_SECRET = 4
+MIN_AMBIGUOUS = 8
 
 
 def masked_value(chars: int) -> str:
@@ -48,10 +53,37 @@ def masked_value(chars: int) -> str:
     return f"[thresher: value masked, {chars} chars]"
 
 
+def _key_name(key: str) -> str:
+    return _CAMEL.sub("_", key).replace("-", "_").replace(".", "_").replace(" ", "_")
+
+
 def secret_key(key: str) -> bool:
     """True when a JSON key names a credential (``password``, ``apiKey``, ``client-secret``)."""
-    name = _CAMEL.sub("_", key).replace("-", "_").replace(".", "_").replace(" ", "_")
-    return secret_name(name)
+    return secret_name(_key_name(key))
+
+
+def credential_value(key: str, value: str) -> bool:
+    """True when the string ``value`` under ``key`` (both as written between their quotes) may be a
+    credential: shaped like one (a ``ghp_…`` token, a private key, a URL with a password), or under
+    a credential key and not something that cannot be one:
+
+    - shorter than :data:`MIN_SECRET` characters (``"NX"``, ``"on"``) or a placeholder (``"***"``,
+      ``"<token>"``, ``"${DB_PASSWORD}"``, ``"{{ secret }}"``): nothing to hide, and the mask would
+      cost more than the value;
+    - under a one-word key that is also an ordinary word (:data:`_AMBIGUOUS`: a command grammar's
+      ``"token": "NX"``, a function's ``"signature"``, ``"auth": "required"``), only a value with
+      a credential's shape of its own: at least :data:`MIN_AMBIGUOUS` characters, no blank, and a
+      digit or both cases (a random key has them; ``"required"``, ``"KEEPTTL"`` do not).
+    """
+    if secret_value(value):
+        return True
+    name = _key_name(key)
+    if not secret_name(name) or len(value) < MIN_SECRET or _PLACEHOLDER.fullmatch(value):
+        return False
+    if name.upper() in _AMBIGUOUS:
+        return len(value) >= MIN_AMBIGUOUS and not any(c.isspace() for c in value) and (
+            any(c.isdigit() for c in value) or (value.lower() != value and value.upper() != value))
+    return True
 
 
 def mask_json_line(line: str) -> str | None:
@@ -64,7 +96,7 @@ def mask_json_line(line: str) -> str | None:
         if key.start() < pos or not (key[2] and value[2]) or \
                 _SEP.fullmatch(line, key.end(), value.start()) is None:
             continue  # not a closed "key": "value" pair
-        if secret_key(key[1]) or secret_value(value[1]):
+        if credential_value(key[1], value[1]):
             out.append(line[pos:value.start()] + f'"{masked_value(len(value[1]))}"')
             pos = value.end()
     return "".join(out) + line[pos:] if out else None

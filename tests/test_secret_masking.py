@@ -101,8 +101,25 @@ def test_header_and_json_key_rules():
         assert secrets.secret_key(key), key
     for key in ("password_min_length", "tokenizer", "name", "author"):
         assert not secrets.secret_key(key), key
-    assert secrets.mask_json_line('{"a": 1, "token": "x\\"y", "b": "c"}') == \
-        '{"a": 1, "token": "[thresher: value masked, 4 chars]", "b": "c"}'
+    assert secrets.mask_json_line('{"a": 1, "token": "x\\"y0123456", "b": "c"}') == \
+        '{"a": 1, "token": "[thresher: value masked, 11 chars]", "b": "c"}'
+
+
+def test_values_that_cannot_be_credentials_stay():
+    """Short values, placeholders, and ordinary words under a one-word key that is also an ordinary
+    word stay as written; the same keys' credential-shaped values and every value of an
+    unambiguous credential key (at least four characters) are masked."""
+    stays = [("token", "NX"), ("token", "KEEPTTL"), ("token", "a token of the grammar"),
+             ("signature", "def f(x: int) -> str"), ("auth", "required"), ("token", "IDENTIFIER"), ("private", "yes"),
+             ("password", "${DB_PASSWORD}"), ("password", "***"), ("apiKey", "<your key>"),
+             ("client_secret", "{{ vault_secret }}"), ("password", "pw"), ("name", "hunter2hunter2")]
+    for key, value in stays:
+        assert secrets.mask_json_line(f'"{key}": "{value}",') is None, (key, value)
+    masked = [("token", "tok_0123456789"), ("auth", "AbCdEfGhIjKl"), ("password", "hunter2"), ("accessToken", "abcd"),
+              ("apiKey", "short key"), ("description", "ghp_" + "a" * 36)]
+    for key, value in masked:
+        assert secrets.mask_json_line(f'"{key}": "{value}",') == \
+            f'"{key}": "[thresher: value masked, {len(value)} chars]",', (key, value)
 
 
 def _expand(*args: str, tty: bool = False) -> subprocess.CompletedProcess:

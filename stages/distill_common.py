@@ -12,7 +12,7 @@ import re
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC
 from thresher.dataflow.tokens import estimate
 
-from .text import ERROR_RE
+from .text import error_candidates, is_error_line
 
 
 def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
@@ -45,9 +45,12 @@ def critical_flags(payload) -> list[bool]:
     word, even where the graph's ``not_critical`` shapes exempt it: those shapes are for what
     later budget stages may cut, a distiller's own rules never need them.
     """
-    tiers, failed = payload.tiers, payload.failed
-    return [o >= 0 and (tiers[o] == CRITICAL or (failed and ERROR_RE.search(line) is not None))
-            for line, o in zip(payload.lines, payload.origin)]
+    tiers, lines = payload.tiers, payload.lines
+    if not payload.failed:
+        return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
+    cands = error_candidates(lines)  # the only lines an error word can be on
+    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or i in cands) and is_error_line(line)))
+            for i, (line, o) in enumerate(zip(lines, payload.origin))]
 
 
 def over_budget(lines: list[str] | tuple[str, ...], budget: dict) -> bool:

@@ -275,16 +275,35 @@ def test_log_templates_depend_only_on_the_digit_shape_of_a_line():
     assert checked > 30_000
 
 
+# CORE_ERROR_RE as first written, one alternative per shape: the factored pattern must agree
+_CORE_PLAIN = re.compile(
+    r"(?i:\b(?:error|fatal|panic|exception|failure)\b\s?[:\[(!]|^\s*\[?(?:error|fatal|failed|panic)\]?\s"
+    r"|\berror\[?[A-Z]+\d+\]?\b|\bnpm ERR!|\bsegmentation fault\b|\bcore dumped\b|\btraceback \(most"
+    r"|\bundefined reference\b|\bno such file or directory\b|\bpermission denied\b|\bcommand not "
+    r"found\b)"
+    r"|^(?:E|FAILED|ERROR|FAIL)(?:\s|:)|^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b"
+    r"|\bAssertionError\b|\bCaused by:|^Exception in thread \"|\bassert(?:ion)? failed\b|--- FAIL:")
+
+
 def test_error_candidates_are_a_superset_of_the_error_lines():
     """Score searches ERROR_RE only on lines holding one of its words: no fixture line that the
     pattern matches is outside the candidate set."""
     from thresher.dataflow.errorscan import error_candidates
     for text in FIXTURE_TEXTS:
         lines = text.split("\n")
+        assert error_indices(lines) == [i for i, line in enumerate(lines) if _CORE_PLAIN.search(line, 0, 4096)]
         cands = error_candidates(lines)
         if cands is None:
             continue
         assert {i for i, line in enumerate(lines) if ERROR_RE.search(line)} <= cands
+
+
+def test_candidates_survive_lower_casing_that_changes_lengths():
+    """U+0130 lower-cases to two characters: offsets of later lines still map to the right line."""
+    from thresher.dataflow.errorscan import candidates
+    lines = ["\u0130\u0130\u0130 ok", "all fine", "ERROR: disk full", "\u212a fatal: bad object"]
+    assert candidates(lines, ("error", "fatal")) == {2, 3}
+    assert error_indices(lines) == [2, 3]
 
 
 def test_every_graph_that_lists_its_own_structured_flags_keeps_porcelain():

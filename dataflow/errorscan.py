@@ -44,13 +44,16 @@ _WORDS = ("error", "fatal", "panic", "exception", "traceback", "segmentation", "
 
 
 def candidates(lines: "tuple[str, ...] | list[str]", words: "tuple[str, ...]",
-               firsts: str = "") -> "set[int] | None":
-    """Indices of the lines that hold one of ``words`` once lower-cased (``words`` are lower-case),
-    or start with one of the characters ``firsts``: a superset of the lines a pattern needing one of
-    them can match. ``None`` when the lower-cased text does not split into the same lines."""
-    low = "\n".join(lines).lower()
+               firsts: str = "", fold: bool = True) -> "set[int] | None":
+    """Indices of the lines that hold one of ``words`` once lower-cased (``words`` are lower-case;
+    ``fold=False``: as written), or start with one of the characters ``firsts``: a superset of the
+    lines a pattern needing one of them can match. ``None`` when the lower-cased text does not
+    split into the same lines."""
+    low = "\n".join(lines)
+    if fold:
+        low = low.lower()
     starts, pos = [], 0
-    if low.isascii():
+    if not fold or low.isascii():
         for line in lines:
             starts.append(pos)
             pos += len(line) + 1

@@ -8,34 +8,36 @@ passing test row) are then tiered as if the error regex had not matched.
 
 from __future__ import annotations
 
-import re
 
 from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
 
-from .text import LOCATION_RE, error_candidates, is_error_line
+from .text import LOCATION_RE, LinePatterns, error_candidates, is_error_line
 
-_CACHE: dict[tuple, re.Pattern | None] = {}
+_CACHE: dict[tuple, LinePatterns | None] = {}
 
 
-def _union(patterns: list[str]) -> re.Pattern | None:
+def _union(patterns: list[str]) -> LinePatterns | None:
     key = tuple(patterns)
     if key not in _CACHE:
-        _CACHE[key] = re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
+        _CACHE[key] = LinePatterns(patterns) if patterns else None
     return _CACHE[key]
 
 
-def tier(line: str, failed: bool, extra: re.Pattern | None, noise: re.Pattern | None,
-         locations: bool, exempt: re.Pattern | None = None, maybe_error: bool = True) -> int:
-    """The tier of one line (``maybe_error=False``: the line is known not to match ERROR_RE)."""
-    if exempt is None or not exempt.search(line):
-        if (maybe_error and is_error_line(line)) or (extra is not None and extra.search(line)):
+def tier(line: str, failed: bool, extra: bool, noise: bool, locations: bool, exempt: bool = False,
+         maybe_error: bool = True) -> int:
+    """The tier of one line, given whether the graph's ``critical``, ``noise`` and ``not_critical``
+    patterns match it (``maybe_error=False``: the line is known not to match ERROR_RE)."""
+    if not exempt:
+        if extra or (maybe_error and is_error_line(line)):
             return CRITICAL
         # both location shapes need a ':' or 'line ': a substring test spares most regex searches
         if failed and locations and (":" in line or "line " in line) and LOCATION_RE.search(line):
             return CRITICAL
-    if noise is not None and noise.search(line):
-        return NOISE
-    return IMPORTANT
+    return NOISE if noise else IMPORTANT
+
+
+def _hits(patterns: LinePatterns | None, lines) -> list[bool]:
+    return patterns.scan(lines) if patterns is not None else [False] * len(lines)
 
 
 def run(payload, params, ctx):
@@ -45,8 +47,15 @@ def run(payload, params, ctx):
     failed, loc = payload.failed, params["locations_on_failure"]
     src = payload.source
     cands = error_candidates(src)   # one pass of str.find per error word over the whole text
-    tiers = tuple(tier(s, failed, extra, noise, loc, exempt, cands is None or i in cands)
-                  for i, s in enumerate(src))
+    ex, no, cr = _hits(exempt, src), _hits(noise, src), _hits(extra, src)
+    memo: dict[str, int] = {}       # a line's tier depends on its text alone: repeated lines once
+    tiers = []
+    for i, s in enumerate(src):
+        t = memo.get(s)
+        if t is None:
+            t = memo[s] = tier(s, failed, cr[i], no[i], loc, ex[i], cands is None or i in cands)
+        tiers.append(t)
+    tiers = tuple(tiers)
     if all(t == IMPORTANT for t in tiers):
         return None
     return payload.evolve(tiers=tiers)

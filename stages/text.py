@@ -10,7 +10,7 @@ ANSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1
 the other C1 controls U+0080-U+009F, the 8-bit forms of ``ESC @`` .. ``ESC _``)."""
 
 # The error-line definition lives in the engine (the executor's fallback view needs it too).
-from thresher.dataflow.errorscan import ERROR_RE, error_candidates, is_error_line  # noqa: E402,F401 - re-exported
+from thresher.dataflow.errorscan import ERROR_RE, candidates, error_candidates, is_error_line  # noqa: E402,F401 - re-exported
 
 LOCATION_RE = re.compile(r"(?:^|[\s(\"'])[\w./\\-]+\.\w{1,8}:\d+(?::\d+)?\b|\bline \d+\b")
 """``file.ext:line[:col]`` and ``line N`` locations."""
@@ -21,3 +21,124 @@ _SKELETON_RE = re.compile(r"0x[0-9a-fA-F]+|[0-9a-fA-F]{7,}|\d+(?:[.:,]\d+)*")
 def skeleton(line: str) -> str:
     """``line`` with numbers, hashes and hex masked, so that similar lines compare equal."""
     return _SKELETON_RE.sub("#", line.strip())
+
+
+def _starts_at_beginning(items) -> bool:
+    """True when every way through the parsed pattern ``items`` starts with ``^``."""
+    if not items:
+        return False
+    op, av = items[0]
+    if op is _C.AT:
+        return av is _C.AT_BEGINNING
+    if op is _C.BRANCH:
+        return all(_starts_at_beginning(list(b)) for b in av[1])
+    if op is _C.SUBPATTERN:
+        return _starts_at_beginning(list(av[3]))
+    return False
+
+
+try:  # the parser re.compile uses (Python 3.11+ names it re._parser)
+    import re._constants as _C  # type: ignore[import-not-found]
+    import re._parser as _P  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as _C  # type: ignore[no-redef]
+    import sre_parse as _P  # type: ignore[no-redef]
+
+
+def anchored(pattern: str) -> bool:
+    """True when ``pattern`` can only match at the start of a line (every branch opens with
+    ``^``); ``False`` when that cannot be told."""
+    try:
+        return _starts_at_beginning(list(_P.parse(pattern)))
+    except Exception:  # noqa: BLE001 - unknown parser shape: treat as unanchored (still correct)
+        return False
+
+
+def _needs(items, fold: bool) -> "frozenset[str] | None":
+    """Literals one of which every match of the parsed sequence ``items`` contains, or ``None``
+    when none can be told (``fold``: inside a case-insensitive group, where no literal is sure)."""
+    best, run = None, []
+
+    def offer(cand):
+        nonlocal best
+        if cand and all(cand) and (best is None or min(map(len, cand)) > min(map(len, best))):
+            best = cand
+
+    for op, av in list(items) + [(None, None)]:
+        if op is _C.LITERAL and not fold:
+            run.append(chr(av))
+            continue
+        offer(frozenset({"".join(run)}) if run else None)
+        run = []
+        if op is _C.AT or op is None:
+            continue  # zero-width, or the end
+        if op is _C.SUBPATTERN:
+            offer(_needs(av[3], fold or bool(av[1] & re.IGNORECASE)))
+        elif op is _C.ATOMIC_GROUP:
+            offer(_needs(av, fold))
+        elif op is _C.ASSERT:  # a positive look-around: the line holds it too
+            offer(_needs(av[1], fold))
+        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT) and av[0] >= 1:
+            offer(_needs(av[2], fold))
+        elif op is _C.BRANCH:
+            alts = [_needs(b, fold) for b in av[1]]
+            if all(alts):
+                offer(frozenset().union(*alts))
+    return best
+
+
+def needed_literals(pattern: str) -> "frozenset[str] | None":
+    """Case-sensitive literals one of which is in every line ``pattern`` can match (a prefilter:
+    a line without any cannot match), or ``None`` when none can be told."""
+    try:
+        parsed = _P.parse(pattern)
+        return _needs(list(parsed), bool(parsed.state.flags & re.IGNORECASE))
+    except Exception:  # noqa: BLE001 - unknown parser shape: no prefilter (still correct)
+        return None
+
+
+class LinePatterns:
+    """A union of a graph's line patterns, searched faster than ``re.compile("a|b|...")``.
+
+    ``search(line)`` is true exactly when one pattern's ``re.search`` matches the line (a line has
+    no newline, so ``^`` means its start). Patterns anchored with ``^`` are joined into one union
+    tried at position 0 only (``match``); Python's ``search`` of a mixed union would try every
+    branch at every position of the line. :meth:`scan` answers for many lines at once: the other
+    patterns are searched only on lines that hold one of the literals they need
+    (:func:`needed_literals`), found by one ``str.find`` pass per literal over the whole text.
+    """
+
+    __slots__ = ("_start", "_any", "_each", "_rest")
+
+    def __init__(self, patterns: "list[str] | tuple[str, ...]") -> None:
+        start = [p for p in patterns if anchored(p)]
+        rest = [p for p in patterns if p not in start]
+        self._start = _union(start, "match")
+        self._any = _union(rest, "search")
+        # for scan: each pattern with the literals it needs alone, the others as one union
+        needs = {p: needed_literals(p) for p in rest}
+        self._each = tuple((re.compile(p).search, tuple(sorted(n))) for p, n in needs.items() if n)
+        self._rest = _union([p for p, n in needs.items() if not n], "search")
+
+    def search(self, line: str) -> bool:
+        return (self._start is not None and self._start(line) is not None) or \
+            (self._any is not None and self._any(line) is not None)
+
+    def scan(self, lines: "list[str] | tuple[str, ...]") -> list[bool]:
+        """``[self.search(line) for line in lines]``, in fewer regex searches: a pattern that needs
+        literals is searched only on the lines holding one (one ``str.find`` pass per literal)."""
+        n = len(lines)
+        hits = [False] * n
+        for search, lits in ((self._start, None), (self._rest, None)) + self._each:
+            if search is None:
+                continue
+            cands = None if lits is None else candidates(lines, lits, fold=False)
+            for i in (range(n) if cands is None else cands):
+                if not hits[i] and search(lines[i]) is not None:
+                    hits[i] = True
+        return hits
+
+
+def _union(patterns: list[str], method: str):
+    """The ``match``/``search`` method of one pattern joining ``patterns``; ``None`` when empty."""
+    return getattr(re.compile("|".join(f"(?:{p})" for p in patterns)), method) if patterns else None

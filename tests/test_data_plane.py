@@ -315,3 +315,47 @@ def test_every_graph_that_lists_its_own_structured_flags_keeps_porcelain():
         if "structured_flags" in guard["params"]:
             res = compress(text, command="tool --porcelain", plan=plan)
             assert res.output == text.encode(), gid
+
+
+def test_line_patterns_agree_with_one_union_search():
+    """LinePatterns (anchored patterns tried at position 0 only) gives the answer of one plain
+    union search, for every graph's Score patterns on every fixture line."""
+    from thresher.stages.text import LinePatterns, anchored
+    assert anchored(r"^a|^b") and anchored(r"(?:^x|^y)z") and anchored(r"(^E)\s")
+    assert not anchored(r"a|^b") and not anchored(r"(?:^|\s)x") and not anchored(r"(?=^x)")
+    sets = set()
+    for plan in load_plans().plans.values():
+        for node in plan["nodes"].values():
+            if node["stage"] == "score":
+                for key in ("critical", "noise", "not_critical"):
+                    if node["params"].get(key):
+                        sets.add(tuple(node["params"][key]))
+    assert len(sets) > 10
+    lines = [line for text in FIXTURE_TEXTS for line in text.split("\n")[:300]]
+    for pats in sets:
+        fast, plain = LinePatterns(pats), re.compile("|".join(f"(?:{p})" for p in pats))
+        want = [plain.search(s) is not None for s in lines]
+        assert [fast.search(s) for s in lines] == want, pats
+        assert fast.scan(lines) == want, pats
+
+
+def test_needed_literals_are_needed():
+    """Every line a graph pattern matches holds one of the literals needed_literals names."""
+    from thresher.stages.text import needed_literals
+    assert needed_literals(r"\b(?:DETAIL|HINT):  \S|\bdeadlock\b") == {"DETAIL", "HINT", "deadlock"}
+    assert needed_literals(r"(?i:warn)") is None and needed_literals(r"a?|b") is None
+    assert needed_literals(r"(?=.*\bfoo\b)x+") == {"foo"} and needed_literals(r"x(?!abcd)") == {"x"}
+    pats = {p for plan in load_plans().plans.values() for node in plan["nodes"].values()
+            if node["stage"] == "score" for key in ("critical", "noise", "not_critical")
+            for p in node["params"].get(key) or ()}
+    lines = [line for text in FIXTURE_TEXTS for line in text.split("\n")[:300]]
+    told = 0
+    for p in pats:
+        lits, rx = needed_literals(p), re.compile(p)
+        if lits is None:
+            continue
+        told += 1
+        for s in lines:
+            if rx.search(s):
+                assert any(lit in s for lit in lits), (p, lits, s)
+    assert told > len(pats) // 2

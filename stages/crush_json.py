@@ -37,25 +37,34 @@ INLINE = 100
 IND = " "
 
 
-def _cell(node) -> anomaly.Cell:
+_OBJ, _ARR = anomaly.Cell("obj", "{}"), anomaly.Cell("arr", "[]")  # cells are never changed
+
+
+def _cell(node, memo: "dict | None" = None) -> anomaly.Cell:
+    """The cell of one value (``memo``: scalar lexeme -> its cell, shared by the rows of a table)."""
     if isinstance(node, jt.Obj):
-        return anomaly.Cell("obj", "{}")
+        return _OBJ
     if isinstance(node, jt.Arr):
-        return anomaly.Cell("arr", "[]")
-    c = node[0]
-    kind = ("str" if node != '""' else "empty") if c == '"' else \
-        "null" if node == "null" else "bool" if c in "tf" else "num"
-    return anomaly.Cell(kind, node)
+        return _ARR
+    cell = memo.get(node) if memo is not None else None
+    if cell is None:
+        c = node[0]
+        kind = ("str" if node != '""' else "empty") if c == '"' else \
+            "null" if node == "null" else "bool" if c in "tf" else "num"
+        cell = anomaly.Cell(kind, node)
+        if memo is not None:
+            memo[node] = cell
+    return cell
 
 
-def _row(node) -> dict:
+def _row(node, memo: dict) -> dict:
     """An object flattened two levels deep into ``column -> Cell`` (keys as lexemes)."""
     row = {}
     for k, v in node:
-        row[k] = _cell(v)
+        row[k] = _cell(v, memo)
         if isinstance(v, jt.Obj):
             for k2, v2 in v:
-                row[k + "." + k2] = _cell(v2)
+                row[k + "." + k2] = _cell(v2, memo)
     return row
 
 
@@ -148,22 +157,23 @@ class Renderer:
         n = len(values)
         if n <= self.cap(node) + 1:
             return list(range(n))   # every item shown: a schema line would only repeat them
-        rows = [_row(v) for v in values] if n >= 3 and all(isinstance(v, jt.Obj) for v in values) \
-            else None
         key = id(node)
-        if key not in self.cache:
-            self.cache[key] = anomaly.find(rows if rows is not None else
-                                           [{"value": _cell(v)} for v in values])
+        if key not in self.cache:   # rows and anomalies once per node, for every level tried
+            memo: dict = {}
+            rows = [_row(v, memo) for v in values] \
+                if n >= 3 and all(isinstance(v, jt.Obj) for v in values) else None
+            self.cache[key] = (rows, anomaly.find(rows if rows is not None else
+                                                  [{"value": _cell(v, memo)} for v in values]))
+        rows, found = self.cache[key]
         if rows is not None and isinstance(node, jt.Arr):
-            out.append(self.schema(node, rows, ind))
-        odd = anomaly.ranked(self.cache[key], self.anomalies)
+            out.append(self.schema(rows, found, ind))
+        odd = anomaly.ranked(found, self.anomalies)
         head = max(self.cap(node) - 1, 1)
         return sorted(set(range(head)) | {n - 1} | set(odd))
 
-    def schema(self, node, rows: list[dict], ind: str) -> str:
+    def schema(self, rows: list[dict], found, ind: str) -> str:
         """The schema line of an array of objects (top-level keys, kinds and counts, values)."""
         cols = [c for c in anomaly.columns(rows) if '"."' not in c]  # top-level keys only
-        found = self.cache.get(id(node))
         odd = f"; {len(found)} anomalous" if found else ""
         parts = [f"{c} {anomaly.profile(rows, c)}" for c in cols]
         return f"{ind}[thresher: {len(rows)} objects{odd}; keys: {' | '.join(parts)}]"

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 
 TOKEN_RE = re.compile(
-    r'[ \t\n\r]*(?:("(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")'
-    r"|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)|(true|false|null)|([{}\[\]:,]))")
-_TRAILING_WS = re.compile(r"[ \t\n\r]*\Z")
+    r'[ \t\n\r]+|"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+    r"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}\[\]:,]")
+"""A JSON token or a run of whitespace (a run is its own match: findall stays linear)."""
 
 
 class Obj(list):
@@ -31,18 +31,15 @@ class Arr(list):
 
 
 def tokens(text: str) -> list[str] | None:
-    """The JSON tokens of ``text`` (whitespace dropped), or ``None`` when it is not tokenisable."""
-    out, pos, n = [], 0, len(text)
-    match = TOKEN_RE.match
-    while True:
-        m = match(text, pos)
-        if m is None:
-            return out if _TRAILING_WS.match(text, pos) else None
-        tok = m.group(m.lastindex)
-        out.append(tok)
-        pos = m.end()
-        if pos >= n:
-            return out
+    """The JSON tokens of ``text`` (whitespace dropped), or ``None`` when it is not tokenisable.
+
+    One ``findall`` over the text; the matches tile it (their lengths add up to the text's) exactly
+    when matching token after token from the start succeeds, so that is the check.
+    """
+    found = TOKEN_RE.findall(text)
+    if sum(map(len, found)) != len(text):
+        return None
+    return [tok for tok in found if tok[0] not in " \t\n\r"]
 
 
 def build(toks: list[str]):
@@ -113,7 +110,37 @@ def parse(text: str):
     except orjson.JSONDecodeError:
         return None
     toks = tokens(text)
-    return None if toks is None else build(toks)
+    return None if toks is None else _build_valid(toks)
+
+
+def _build_valid(toks: list[str]):
+    """:func:`build` for the tokens of a document orjson accepted (valid JSON: no state checks;
+    a string in an object where a key is due is the key)."""
+    stack: list = []
+    root, key, obj = None, None, False
+    for tok in toks:
+        c = tok[0]
+        if c in ",:":
+            continue
+        if c in "}]":
+            stack.pop()
+            obj = bool(stack) and isinstance(stack[-1], Obj)
+            continue
+        if obj and key is None:
+            key = tok
+            continue
+        node = Obj() if c == "{" else Arr() if c == "[" else tok
+        if not stack:
+            root = node
+        elif obj:
+            stack[-1].append((key, node))
+            key = None
+        else:
+            stack[-1].append(node)
+        if c in "{[":
+            stack.append(node)
+            obj = c == "{"
+    return root
 
 
 def minify(node) -> str:

@@ -36,10 +36,7 @@ ROOT = os.path.join(os.path.dirname(__file__), "..")
 PACKAGES = ("stages", "dataflow", "shell", "filters")
 REGEX_PARAMS = {"critical", "noise", "not_critical", "structured_flags"}
 """Param names whose values are lists of regexes (see stages/params.py)."""
-MATCH_ONLY = {
-    "stages.jsontree.TOKEN_RE": "a tokenizer: only ever .match()ed at the position it reached",
-    "stages.jsontree._TRAILING_WS": "only .match()ed at the end of the parsed document",
-}
+MATCH_ONLY: dict[str, str] = {}
 """Regexes whose every use is ``.match(text, pos)`` with ``pos`` advancing: measured that way."""
 SHORT, LONG = 2000, 8000
 FLOOR_S = 0.010

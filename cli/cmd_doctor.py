@@ -3,7 +3,8 @@
 Checks the Claude Code hooks in ~/.claude/settings.json and DIR/.claude/settings.json (present,
 well-formed, and the hook command answers a recorded PreToolUse input exactly as documented),
 the PATH shims on PATH, that the archive is writable, that the graph plans are compiled and
-cached, and that `thresher mcp` starts and lists its tools (with their token cost). Prints one
+cached, that no other tool (RTK, lean-ctx, OMNI, headroom) rewrites the agent's output too, and
+that `thresher mcp` starts and lists its tools (with their token cost). Prints one
 line per check and, for each problem, the command that fixes it. Exit status 1 if any check
 FAILs, else 0 (a missing optional MCP SDK is only a warning).
 """
@@ -48,10 +49,11 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     from thresher.integrations import claude_settings as cs
-    from thresher.integrations.doctor import FAIL, run_all
+    from thresher.integrations.doctor import FAIL, check_conflicts, run_all
     settings = list(dict.fromkeys([cs.user_settings(),
                                    cs.project_settings(os.path.abspath(args.project))]))
     checks = run_all(settings, os.environ.get("PATH", ""), mcp=not args.no_mcp)
+    checks.append(check_conflicts(args.project, os.environ))
     checks.append(store_skips())
     for check in checks:
         print(check.render())

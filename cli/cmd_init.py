@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--instructions", action="store_true",
                     help="also add the agent note to CLAUDE.md")
     ap.add_argument("--uninstall", action="store_true", help="remove what init added")
+    ap.add_argument("--force", action="store_true",
+                    help="install even next to another tool's output-rewriting hooks (RTK, "
+                         "lean-ctx, OMNI, headroom): their outputs are then compressed twice")
     return ap
 
 
@@ -53,6 +56,14 @@ def _run(args) -> int:
     else:
         path = cs.user_settings()
         notes = os.path.join(os.path.dirname(path), "CLAUDE.md")
+    if not args.uninstall and not args.force:
+        found = _conflicts(args.project or ".")
+        if found:
+            sys.stderr.write("thresher init: not installing: other tools already rewrite the "
+                             "agent's command output, which would then be compressed twice:\n" +
+                             "".join(f"  {c.render()}\n" for c in found) +
+                             "thresher init: remove them, or pass --force to install anyway\n")
+            return 1
     try:
         if args.uninstall:
             lines = [cs.uninstall(path)]
@@ -70,3 +81,9 @@ def _run(args) -> int:
     if not args.uninstall:
         print("thresher init: check it with `thresher doctor`")
     return 0
+
+
+def _conflicts(project: str) -> list:
+    """Other tools' output-rewriting hooks a session in ``project`` would also run."""
+    from thresher.integrations import conflicts
+    return conflicts.probe(conflicts.settings_for(project, os.environ), os.environ)

@@ -270,3 +270,17 @@ def run_all(settings: list[str], path_var: str, mcp: bool = True) -> list[Check]
     """Every check, in order."""
     checks = check_hooks(settings) + check_shims(path_var) + [check_archive(), check_plans()]
     return checks + ([check_mcp()] if mcp else [])
+
+
+def check_conflicts(project: str, environ: dict) -> Check:
+    """No other tool rewrites the agent's output too (RTK, lean-ctx, OMNI, headroom)."""
+    from . import conflicts
+    found = conflicts.probe(conflicts.settings_for(project, environ), environ)
+    if found:
+        return Check(FAIL, "conflicts", "output compressed twice: " +
+                     "; ".join(c.render() for c in found),
+                     "remove the other tool's hooks (the command after each `remove:`), or "
+                     "uninstall thresher's: thresher init claude --uninstall")
+    seen = conflicts.installed(environ.get("PATH", ""))
+    return Check(OK, "conflicts", "no other output-rewriting hooks, shims or proxy" +
+                 (f" (installed but not wired in: {', '.join(seen)})" if seen else ""))

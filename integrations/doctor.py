@@ -284,3 +284,22 @@ def check_conflicts(project: str, environ: dict) -> Check:
     seen = conflicts.installed(environ.get("PATH", ""))
     return Check(OK, "conflicts", "no other output-rewriting hooks, shims or proxy" +
                  (f" (installed but not wired in: {', '.join(seen)})" if seen else ""))
+
+
+def check_standing(gate: int | None) -> Check:
+    """What thresher adds to every request, against ``gate`` (FAIL) or the shipped budget (WARN)."""
+    from .standing import BUDGET, describe, measure
+    try:
+        size = measure()
+    except Exception as exc:  # noqa: BLE001 - cannot measure: a gate must not pass silently
+        return Check(FAIL if gate is not None else WARN, "standing context",
+                     f"cannot measure: {exc!r}", "thresher mcp --tokens")
+    limit = BUDGET if gate is None else gate
+    what = "the gate" if gate is not None else "thresher's own budget"
+    if size["total"] <= limit:
+        return Check(OK, "standing context", f"{describe(size)} per request, within {what} "
+                     f"of {limit}")
+    return Check(FAIL if gate is not None else WARN, "standing context",
+                 f"{describe(size)} per request exceed {what} of {limit}",
+                 "the shipped instructions or tool schemas grew: shorten them "
+                 "(integrations/mcp_server.py, integrations/snippet.py), or raise --gate")

@@ -6,7 +6,8 @@ the PATH shims on PATH, that the archive is writable, that the graph plans are c
 cached, that no other tool (RTK, lean-ctx, OMNI, headroom) rewrites the agent's output too, and
 that `thresher mcp` starts and lists its tools, and what thresher adds to every request (the
 standing context: MCP instructions and tool schemas, the CLAUDE.md note, SessionStart output, in
-cl100k tokens; over thresher's own budget a warning, over `--gate N` a FAIL). Prints one
+cl100k tokens; over thresher's own budget a warning, over `--gate N` a FAIL), each measure-first
+scope's progress, and the kill switches set. Prints one
 line per check and, for each problem, the command that fixes it. Exit status 1 if any check
 FAILs, else 0 (a missing optional MCP SDK is only a warning).
 """
@@ -61,12 +62,14 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     from thresher.integrations import claude_settings as cs
-    from thresher.integrations.doctor import FAIL, check_conflicts, check_standing, run_all
+    from thresher.integrations.doctor import (FAIL, check_conflicts, check_posture, check_standing,
+                                              check_switches, run_all)
     settings = list(dict.fromkeys([cs.user_settings(),
                                    cs.project_settings(os.path.abspath(args.project))]))
     checks = run_all(settings, os.environ.get("PATH", ""), mcp=not args.no_mcp)
     checks.append(check_conflicts(args.project, os.environ))
     checks.append(check_standing(args.gate))
+    checks += check_posture() + [check_switches()]
     checks.append(store_skips())
     for check in checks:
         print(check.render())

@@ -92,8 +92,9 @@ def check_hook_command(command: str) -> list[Check]:
                       "executable path", "thresher init claude   (rewrites the command)")]
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, HOME=tmp, CLAUDE_CONFIG_DIR=os.path.join(tmp, ".claude"))
-        for var in ("CLAUDE_PROJECT_DIR", "THRESHER_DISABLE", "THRESHER_RAW"):
+        for var in ("CLAUDE_PROJECT_DIR", "THRESHER_DISABLE", "THRESHER_RAW", "THRESHER_OFF"):
             env.pop(var, None)
+        env["THRESHER_MEASURE_ONLY"] = "0"  # the compressing path; the posture has its own line
         data = sample_input(tmp)
         try:
             rc, answer, said = _ask(command, data, env, tmp)
@@ -199,7 +200,8 @@ def check_shims(path_var: str) -> list[Check]:
         names = sorted(n for n in os.listdir(folder) if shims.is_shim(os.path.join(folder, n)))
         missing = [n for n in names if shims.resolve(folder, n, path_var) is None]
         exe = shims.thresher_exe()
-        stale = [n for n in names if exe not in _text(os.path.join(folder, n))]
+        stale = [n for n in names if exe not in (text := _text(os.path.join(folder, n)))
+                 or "THRESHER_OFF" not in text]  # written before the shims kill switch
         if missing or stale:
             out.append(Check(FAIL, "shims", f"{folder}: no real program for {missing}, written for "
                              f"another thresher: {stale}", f"thresher shims remove {folder} && "
@@ -303,3 +305,41 @@ def check_standing(gate: int | None) -> Check:
                  f"{describe(size)} per request exceed {what} of {limit}",
                  "the shipped instructions or tool schemas grew: shorten them "
                  "(integrations/mcp_server.py, integrations/snippet.py), or raise --gate")
+
+
+def check_posture() -> list[Check]:
+    """Each measure-first scope: measuring (how far its baseline window is) or graduated."""
+    from thresher import switches
+    from . import rollout
+    try:
+        items = rollout.status()
+    except Exception as exc:  # noqa: BLE001
+        return [Check(WARN, "measure-first", f"cannot read the posture: {exc}",
+                      "check THRESHER_HOME is readable")]
+    if not items:
+        return [Check(OK, "measure-first", "no scope measuring first (outputs are compressed)")]
+    out = []
+    for item in items:
+        stuck = item["state"] == "measuring" and switches.ledger_disabled()
+        out.append(Check(WARN if stuck else OK, "measure-first", rollout.describe(item) + (
+            "; the ledger is switched off, so nothing is measured and it cannot graduate"
+            if stuck else ""), "turn the ledger back on, or: " + rollout.graduate_command(
+                item["root"]) if stuck else ""))
+    return out
+
+
+def check_switches() -> Check:
+    """Which kill switches are set (a misspelt subsystem would silently switch nothing off)."""
+    from thresher import switches
+    if switches.off("hooks") and os.environ.get("THRESHER_DISABLE", "").strip():
+        return Check(WARN, "switches", "THRESHER_DISABLE is set: every subsystem is off",
+                     "unset THRESHER_DISABLE")
+    named = switches.switched_off()
+    unknown = [n for n in named if n not in switches.SUBSYSTEMS]
+    if unknown:
+        return Check(WARN, "switches", f"THRESHER_OFF names {', '.join(unknown)}, which is no "
+                     f"subsystem", f"use any of {','.join(switches.SUBSYSTEMS)} (comma-separated)")
+    if named:
+        return Check(WARN, "switches", f"switched off by THRESHER_OFF: {', '.join(named)}",
+                     "unset THRESHER_OFF to switch them back on")
+    return Check(OK, "switches", "no kill switch set (THRESHER_DISABLE, THRESHER_OFF)")

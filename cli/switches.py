@@ -59,6 +59,12 @@ def measure_only(cwd: str | None = None) -> bool:
         return False
 
 
+def read_stubs_off() -> bool:
+    """True when ``thresher read`` must send the file itself, never a stub or a diff
+    (``THRESHER_OFF=read-stubs``, the master switch, or ``THRESHER_NO_LEDGER`` as before)."""
+    return off("read-stubs") or _on("THRESHER_NO_LEDGER")
+
+
 def ledger_disabled() -> bool:
     """True when ``THRESHER_NO_LEDGER`` (or ``THRESHER_OFF=ledger``) turns both ledgers off."""
     return _on("THRESHER_NO_LEDGER") or off("ledger")

@@ -43,7 +43,8 @@ def store_skips():
 
 def _tokens(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number of tokens, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive whole number of tokens, "
+                                         f"got {text!r}")
     return int(text)
 
 
@@ -62,8 +63,9 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     from thresher.integrations import claude_settings as cs
-    from thresher.integrations.doctor import (FAIL, check_conflicts, check_posture, check_standing,
-                                              check_switches, run_all)
+    from thresher.integrations.doctor import FAIL, run_all
+    from thresher.integrations.doctor_policy import (check_conflicts, check_posture,
+                                                     check_standing, check_switches)
     settings = list(dict.fromkeys([cs.user_settings(),
                                    cs.project_settings(os.path.abspath(args.project))]))
     checks = run_all(settings, os.environ.get("PATH", ""), mcp=not args.no_mcp)

@@ -43,9 +43,14 @@ def switched_off() -> list[str]:
     return [n.strip().lower() for n in os.environ.get("THRESHER_OFF", "").split(",") if n.strip()]
 
 
+def master_off() -> bool:
+    """True when the master switch ``THRESHER_DISABLE`` turns every subsystem off."""
+    return _on("THRESHER_DISABLE")
+
+
 def off(subsystem: str) -> bool:
-    """True when ``subsystem`` (one of :data:`SUBSYSTEMS`) is switched off, alone or by the master."""
-    return _on("THRESHER_DISABLE") or subsystem in switched_off()
+    """True when ``subsystem`` (one of :data:`SUBSYSTEMS`) is off, by itself or by the master."""
+    return master_off() or subsystem in switched_off()
 
 
 def measure_only(cwd: str | None = None) -> bool:

@@ -135,7 +135,8 @@ def _is_lean_shim(path: str) -> bool:
 def installed(path_var: str) -> list[str]:
     """The other tools' binaries on PATH (information only)."""
     import shutil
-    return [f"{t} ({shutil.which(t, path=path_var)})" for t in TOOLS if shutil.which(t, path=path_var)]
+    found = {t: shutil.which(t, path=path_var) for t in TOOLS}
+    return [f"{t} ({where})" for t, where in found.items() if where]
 
 
 def probe(settings: list[str], environ: dict) -> list[Conflict]:

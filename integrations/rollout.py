@@ -141,7 +141,7 @@ def forget(root: str) -> str | None:
 
 
 def note(cwd: str, family: str, handle: str) -> None:
-    """Index one measured payload in ``cwd``'s window; graduate when the rule is met. Never raises."""
+    """Index one measured payload in ``cwd``'s window, graduating it when the rule holds."""
     try:
         roots = load()
         root = root_of(cwd, roots)
@@ -169,7 +169,7 @@ def met(window: dict) -> bool:
 
 
 def window_of(root: str, entry: dict) -> dict:
-    """The root's baseline window as the ledger holds it: payloads, families, tokens it would save."""
+    """``root``'s baseline window as the ledger holds it: payloads, families, tokens it saves."""
     handles: dict[str, str] = {}
     try:
         with open(_log(root), encoding="utf-8", errors="replace") as fh:

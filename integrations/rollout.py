@@ -17,8 +17,9 @@ the ledger switched off nothing is measured, so nothing graduates by itself.
 
 The window of a root is indexed in ``$THRESHER_HOME/rollout/<root digest>.log`` (one
 ``family<TAB>handle`` line per measured payload, appended atomically); graduation counts only
-lines whose event is in the ledger. ``THRESHER_MEASURE_ONLY=1``/``0`` in the environment
-overrides the posture either way.
+lines whose event is in the ledger. A window still short of families after :data:`INDEX_CAP`
+payloads indexes only payloads of new families (the file stays small; the ledger has them all).
+``THRESHER_MEASURE_ONLY=1``/``0`` in the environment overrides the posture either way.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ MIN_PAYLOADS = 40
 """Measured payloads a root's baseline window needs before it graduates."""
 MIN_FAMILIES = 4
 """Distinct command families among them."""
+INDEX_CAP = 2 * MIN_PAYLOADS
+"""Past this many indexed payloads a window still short of families indexes only new families."""
 EVERYWHERE = "/"
 
 
@@ -148,19 +151,32 @@ def note(cwd: str, family: str, handle: str) -> None:
         if root is None or roots[root].get("graduated") or not handle:
             return
         path = _log(root)
+        family = family.replace("\t", " ").replace("\n", " ")
+        lines = _read_log(path)
+        known = {f for f, _ in lines}
+        if len(lines) >= INDEX_CAP and family in known:
+            return  # a window that only lacks families: index only the new ones (bounded file)
+        families = known | {family}
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        line = f"{family.replace(chr(9), ' ')}\t{handle}\n".encode()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
-            os.write(fd, line)
+            os.write(fd, f"{family}\t{handle}\n".encode())
         finally:
             os.close(fd)
-        with open(path, "rb") as fh:
-            indexed = fh.read().count(b"\n")
-        if indexed >= MIN_PAYLOADS and met(window_of(root, roots[root])):
+        indexed = {"payloads": len(lines) + 1, "families": len(families)}
+        if met(indexed) and met(window_of(root, roots[root])):
             graduate(root, "auto")
     except Exception:  # noqa: BLE001 - bookkeeping must never disturb the command
         pass
+
+
+def _read_log(path: str) -> list[tuple[str, str]]:
+    """The ``(family, handle)`` lines of a window's index ([] when none yet)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return [tuple(line.rstrip("\n").partition("\t")[::2]) for line in fh]
+    except OSError:
+        return []
 
 
 def met(window: dict) -> bool:
@@ -171,13 +187,8 @@ def met(window: dict) -> bool:
 def window_of(root: str, entry: dict) -> dict:
     """``root``'s baseline window as the ledger holds it: payloads, families, tokens it saves."""
     handles: dict[str, str] = {}
-    try:
-        with open(_log(root), encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                family, _, handle = line.rstrip("\n").partition("\t")
-                handles.setdefault(handle, family)
-    except OSError:
-        pass
+    for family, handle in _read_log(_log(root)):
+        handles.setdefault(handle, family)
     from thresher.stores.db import database
     rows = database().run(lambda c: c.execute(
         "SELECT handle, coalesce(exact_in, tokens_in), coalesce(exact_out, tokens_out), "

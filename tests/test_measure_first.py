@@ -113,3 +113,18 @@ def test_init_measure_first_graduate_and_uninstall(tmp_path):
     everywhere = th("init", "claude", "--measure-first", cwd=proj, env=env)
     assert b"measuring first in every project (user settings)" in everywhere.stdout
     assert rollout.measuring(str(tmp_path)) and rollout.measuring("/usr")
+
+
+def test_the_window_counts_only_ledger_events_and_its_index_stays_bounded(tmp_path):
+    proj = tmp_path / "proj"
+    rollout.start(str(proj))
+    for i in range(rollout.INDEX_CAP + 10):  # never recorded in the ledger: no baseline
+        rollout.note(str(proj / "src"), ("ls", "git status", "pytest", "find")[i % 4], f"{i:012x}")
+    (item,) = rollout.status()
+    assert item["state"] == "measuring" and item["payloads"] == 0
+    log = rollout._log(str(proj))
+    assert len(open(log).readlines()) == rollout.INDEX_CAP
+    rollout.note(str(proj), "cargo build", "f" * 12)  # a new family is still indexed
+    assert open(log).readlines()[-1] == "cargo build\t" + "f" * 12 + "\n"
+    rollout.note(str(tmp_path / "elsewhere"), "make", "e" * 12)  # outside the root: nothing
+    assert len(open(log).readlines()) == rollout.INDEX_CAP + 1

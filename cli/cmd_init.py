@@ -30,6 +30,7 @@ import sys
 
 
 def _parser() -> argparse.ArgumentParser:
+    from thresher.integrations import rollout
     ap = argparse.ArgumentParser(prog="thresher init", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("target", choices=("claude", "snippet"), help="what to set up")
@@ -44,8 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     posture.add_argument("--measure-first", action="store_true",
                          help="measure before compressing: the agent gets every output untouched "
                               "while thresher records what it would have saved; compression "
-                              "starts by itself once the baseline is in the ledger (40 payloads "
-                              "of 4 command families; see thresher gain)")
+                              "starts by itself once the baseline is in the ledger "
+                              f"({rollout.MIN_PAYLOADS} payloads of {rollout.MIN_FAMILIES} "
+                              "command families; see thresher gain)")
     posture.add_argument("--graduate", action="store_true",
                          help="end measuring first for this scope now: compress from here on "
                               "(settings files are not touched)")

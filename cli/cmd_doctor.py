@@ -1,9 +1,13 @@
-"""``thresher doctor [--project DIR] [--no-mcp]``: check the install end to end.
+"""``thresher doctor [--project DIR] [--no-mcp] [--gate N]``: check the install end to end.
 
 Checks the Claude Code hooks in ~/.claude/settings.json and DIR/.claude/settings.json (present,
 well-formed, and the hook command answers a recorded PreToolUse input exactly as documented),
 the PATH shims on PATH, that the archive is writable, that the graph plans are compiled and
-cached, and that `thresher mcp` starts and lists its tools (with their token cost). Prints one
+cached, that no other tool (RTK, lean-ctx, OMNI, headroom) rewrites the agent's output too, and
+that `thresher mcp` starts and lists its tools, and what thresher adds to every request (the
+standing context: MCP instructions and tool schemas, the CLAUDE.md note, SessionStart output, in
+cl100k tokens; over thresher's own budget a warning, over `--gate N` a FAIL), each measure-first
+scope's progress, and the kill switches set. Prints one
 line per check and, for each problem, the command that fixes it. Exit status 1 if any check
 FAILs, else 0 (a missing optional MCP SDK is only a warning).
 """
@@ -37,21 +41,37 @@ def store_skips():
                  f"{folder}/store-skips to reset the count")
 
 
+def _tokens(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number of tokens, "
+                                         f"got {text!r}")
+    return int(text)
+
+
 def main(argv: list[str]) -> int:
     """Run the checks and print them."""
     ap = argparse.ArgumentParser(prog="thresher doctor", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--project", default=".", metavar="DIR", help="project folder (default: .)")
     ap.add_argument("--no-mcp", action="store_true", help="skip starting the MCP server")
+    ap.add_argument("--gate", type=_tokens, metavar="N",
+                    help="fail when the standing context thresher adds to every request (MCP "
+                         "instructions + tool schemas, the CLAUDE.md note, SessionStart output) "
+                         "exceeds N cl100k tokens")
     try:
         args = ap.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     from thresher.integrations import claude_settings as cs
     from thresher.integrations.doctor import FAIL, run_all
+    from thresher.integrations.doctor_policy import (check_conflicts, check_posture,
+                                                     check_standing, check_switches)
     settings = list(dict.fromkeys([cs.user_settings(),
                                    cs.project_settings(os.path.abspath(args.project))]))
     checks = run_all(settings, os.environ.get("PATH", ""), mcp=not args.no_mcp)
+    checks.append(check_conflicts(args.project, os.environ))
+    checks.append(check_standing(args.gate))
+    checks += check_posture() + [check_switches()]
     checks.append(store_skips())
     for check in checks:
         print(check.render())

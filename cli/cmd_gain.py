@@ -119,6 +119,7 @@ def main(argv: list[str]) -> int:
         write_csv(events, sys.stdout)
         return 0
     report = summarize(events, top=args.top)
+    report["measure_first"] = measure_first()
     if args.json:
         import json
         sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
@@ -137,5 +138,25 @@ def main(argv: list[str]) -> int:
                 return 1
             sys.stderr.write(f"thresher gain: wrote {args.html}\n")
     else:
-        sys.stdout.write(render_text(report))
+        sys.stdout.write(render_text(report) + render_measure_first(report["measure_first"]))
     return 0
+
+
+# --- measure-first scopes (thresher.integrations.rollout): kept apart from the ledger report ---
+
+def measure_first() -> list[dict]:
+    """Each measure-first scope's state and baseline window ([] when none, or unreadable)."""
+    try:
+        from thresher.integrations.rollout import status
+        return status()
+    except Exception:  # noqa: BLE001 - the savings report stands without it
+        return []
+
+
+def render_measure_first(items: list[dict]) -> str:
+    """The terminal lines: what each measuring scope would have saved, or when it graduated."""
+    if not items:
+        return ""
+    from thresher.integrations.rollout import describe
+    return "\nmeasure-first (raw output given to the agent while measuring)\n" + "".join(
+        f"  {describe(item)}\n" for item in items)

@@ -1,4 +1,5 @@
-"""``thresher init claude [--user|--project DIR] [--instructions] [--uninstall]``; ``thresher init snippet``.
+"""``thresher init claude [--user|--project DIR] [--instructions] [--measure-first|--graduate]
+[--force] [--uninstall]``; ``thresher init snippet``.
 
 ``claude`` merges thresher's hooks into Claude Code's settings.json — the user file
 (``~/.claude/settings.json``, the default) or a project's ``.claude/settings.json`` — next to
@@ -8,6 +9,13 @@ changing the permission prompt you would get), PostToolUse on Bash (replaces the
 commands it left alone with their compressed view; one handler per command thresher has a use
 for, through the hooks' ``if`` field), and SessionStart / PreCompact / SubagentStart /
 SubagentStop / SessionEnd (they drop what a reader was shown when its context is lost).
+Before installing, the settings files of every level and PATH are searched for other tools that
+rewrite the agent's output (RTK, lean-ctx, OMNI, headroom): with any, init names each finding and
+exits 1 without installing (``--force`` installs anyway; outputs are then compressed twice).
+``--measure-first`` starts the scope (``--project DIR``, or everywhere for the user settings)
+measuring: outputs reach the agent untouched while their would-be savings are recorded; it
+graduates to compressing by itself after 40 measured payloads of 4 command families (the rule:
+``thresher.integrations.rollout``), or now with ``--graduate``.
 ``--instructions`` also adds a short note for the agent to CLAUDE.md (``~/.claude/CLAUDE.md`` with
 ``--user``, ``DIR/CLAUDE.md`` with ``--project``). ``--uninstall`` takes all of it out again and
 restores the backup when nothing else changed. ``snippet`` prints that note (for AGENTS.md or any
@@ -22,6 +30,7 @@ import sys
 
 
 def _parser() -> argparse.ArgumentParser:
+    from thresher.integrations import rollout
     ap = argparse.ArgumentParser(prog="thresher init", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("target", choices=("claude", "snippet"), help="what to set up")
@@ -32,6 +41,19 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--instructions", action="store_true",
                     help="also add the agent note to CLAUDE.md")
     ap.add_argument("--uninstall", action="store_true", help="remove what init added")
+    posture = ap.add_mutually_exclusive_group()
+    posture.add_argument("--measure-first", action="store_true",
+                         help="measure before compressing: the agent gets every output untouched "
+                              "while thresher records what it would have saved; compression "
+                              "starts by itself once the baseline is in the ledger "
+                              f"({rollout.MIN_PAYLOADS} payloads of {rollout.MIN_FAMILIES} "
+                              "command families; see thresher gain)")
+    posture.add_argument("--graduate", action="store_true",
+                         help="end measuring first for this scope now: compress from here on "
+                              "(settings files are not touched)")
+    ap.add_argument("--force", action="store_true",
+                    help="install even next to another tool's output-rewriting hooks (RTK, "
+                         "lean-ctx, OMNI, headroom): their outputs are then compressed twice")
     return ap
 
 
@@ -43,7 +65,7 @@ def main(argv: list[str]) -> int:
 
 def _run(args) -> int:
     from thresher.integrations import claude_settings as cs
-    from thresher.integrations import snippet
+    from thresher.integrations import rollout, snippet
     if args.target == "snippet":
         sys.stdout.write(snippet.block())
         return 0
@@ -53,16 +75,31 @@ def _run(args) -> int:
     else:
         path = cs.user_settings()
         notes = os.path.join(os.path.dirname(path), "CLAUDE.md")
+    root = os.path.abspath(args.project) if args.project else rollout.EVERYWHERE
+    if args.graduate:
+        print(f"thresher init: {rollout.graduate(root)}")
+        return 0
+    if not args.uninstall and not args.force:
+        found = _conflicts(args.project or ".")
+        if found:
+            sys.stderr.write("thresher init: not installing: other tools already rewrite the "
+                             "agent's command output, which would then be compressed twice:\n" +
+                             "".join(f"  {c.render()}\n" for c in found) +
+                             "thresher init: remove them, or pass --force to install anyway\n")
+            return 1
     try:
         if args.uninstall:
             lines = [cs.uninstall(path)]
             if args.instructions or os.path.exists(notes):
                 lines.append(snippet.remove(notes))
+            lines += [line for line in [rollout.forget(root)] if line]
         else:
             lines = [cs.install(path)]
             if args.instructions:
                 lines.append(snippet.add(notes))
-    except (cs.SettingsError, OSError) as exc:
+            if args.measure_first:
+                lines.append(rollout.start(root))
+    except (cs.SettingsError, OSError, rollout.StoreError) as exc:
         sys.stderr.write(f"thresher init: {exc}\n")
         return 1
     for line in lines:
@@ -70,3 +107,9 @@ def _run(args) -> int:
     if not args.uninstall:
         print("thresher init: check it with `thresher doctor`")
     return 0
+
+
+def _conflicts(project: str) -> list:
+    """Other tools' output-rewriting hooks a session in ``project`` would also run."""
+    from thresher.integrations import conflicts
+    return conflicts.probe(conflicts.settings_for(project, os.environ), os.environ)

@@ -19,6 +19,9 @@ Claude Code: ``claude mcp add thresher -- thresher mcp``.
                      (default 120). Background jobs are not waited for.
   --tokens           print the standing cost of the tool list and instructions (what the host
                      adds to every request) instead of serving.
+
+With THRESHER_OFF=mcp (or the master switch THRESHER_DISABLE=1) in its environment the server
+refuses to start (exit 1, one line on stderr).
 """
 
 from __future__ import annotations
@@ -70,6 +73,11 @@ def main(argv: list[str]) -> int:
         config, tokens = config_from(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    from thresher import switches
+    if not tokens and switches.off("mcp"):
+        sys.stderr.write("thresher mcp: switched off (THRESHER_OFF=mcp or THRESHER_DISABLE=1 in "
+                         "the server's environment); unset it to serve\n")
+        return 1
     try:
         from thresher.integrations import mcp_server
         if tokens:

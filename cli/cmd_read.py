@@ -98,7 +98,7 @@ def _write_remembered(args, raw: bytes, shown: bytes) -> None:
     from thresher import switches
     reply, cache, scope = None, None, ""
     try:
-        scope = "" if switches.ledger_disabled() else switches.scope()
+        scope = "" if switches.read_stubs_off() else switches.scope()
         if scope:
             from thresher.stores.reads import ReadCache
             cache = ReadCache()

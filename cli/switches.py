@@ -1,11 +1,20 @@
-"""Kill switches, measure-only mode and the ledgers' hooks, shared by ``thresher run`` and ``pipe``.
+"""Kill switches, measure-only mode and the ledgers' hooks, shared by ``thresher run``, ``pipe``,
+the hooks, the shims and the MCP server.
 
-- ``THRESHER_DISABLE=1``: pure passthrough everywhere (exit codes still exact).
+- ``THRESHER_DISABLE=1``: the master switch: pure passthrough everywhere (exit codes still exact),
+  every subsystem below off.
+- ``THRESHER_OFF=hooks,shims,mcp,ledger,read-stubs`` (any of them, comma-separated): one
+  subsystem off, the rest as usual. ``hooks``: the Claude Code hooks neither rewrite a command nor
+  replace an output (a deny/ask rule for a ``thresher run`` line the agent typed is still
+  applied); ``shims``: a PATH shim runs its real program directly; ``mcp``: ``thresher mcp``
+  refuses to start; ``ledger``: as ``THRESHER_NO_LEDGER=1``; ``read-stubs``: ``thresher read``
+  always sends the file, never an "unchanged" stub or a diff.
 - ``THRESHER_RAW=1`` (per command, e.g. ``THRESHER_RAW=1 pytest``) or ``thresher run --raw``: the
-  same for one command.
+  same as the master switch for one command.
 - ``THRESHER_MEASURE_ONLY=1``: compress as usual to learn what would be saved, record it in the
   savings ledger as a *measure-only* event (``thresher gain`` reports them apart), but emit the raw
-  output — the cautious way to start.
+  output — the cautious way to start. Unset, the measure-first posture of the working folder
+  decides (:mod:`thresher.integrations.rollout`); ``THRESHER_MEASURE_ONLY=0`` compresses anyway.
 - ``THRESHER_NO_LEDGER=1``: record no savings events and fold nothing already shown (the archive,
   which ``thresher expand`` needs, still runs).
 - ``THRESHER_SESSION`` / ``THRESHER_AGENT``: the reader scope of the session ledger (see
@@ -21,19 +30,49 @@ def _on(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
 
 
+SUBSYSTEMS = ("hooks", "shims", "mcp", "ledger", "read-stubs")
+
+
 def disabled() -> bool:
     """True when thresher must not touch any output."""
     return _on("THRESHER_DISABLE") or _on("THRESHER_RAW")
 
 
-def measure_only() -> bool:
-    """True when thresher should measure but emit raw output."""
-    return _on("THRESHER_MEASURE_ONLY")
+def switched_off() -> list[str]:
+    """The names ``THRESHER_OFF`` lists (known or not, as written)."""
+    return [n.strip().lower() for n in os.environ.get("THRESHER_OFF", "").split(",") if n.strip()]
+
+
+def master_off() -> bool:
+    """True when the master switch ``THRESHER_DISABLE`` turns every subsystem off."""
+    return _on("THRESHER_DISABLE")
+
+
+def off(subsystem: str) -> bool:
+    """True when ``subsystem`` (one of :data:`SUBSYSTEMS`) is off, by itself or by the master."""
+    return master_off() or subsystem in switched_off()
+
+
+def measure_only(cwd: str | None = None) -> bool:
+    """True when thresher should measure but emit raw output (for work done in ``cwd``)."""
+    if os.environ.get("THRESHER_MEASURE_ONLY", "").strip():
+        return _on("THRESHER_MEASURE_ONLY")
+    try:
+        from thresher.integrations.rollout import measuring
+        return measuring(cwd or os.getcwd())
+    except Exception:  # noqa: BLE001 - no readable posture: the install's default, compressing
+        return False
+
+
+def read_stubs_off() -> bool:
+    """True when ``thresher read`` must send the file itself, never a stub or a diff
+    (``THRESHER_OFF=read-stubs``, the master switch, or ``THRESHER_NO_LEDGER`` as before)."""
+    return off("read-stubs") or _on("THRESHER_NO_LEDGER")
 
 
 def ledger_disabled() -> bool:
-    """True when ``THRESHER_NO_LEDGER`` turns the session and savings ledgers off."""
-    return _on("THRESHER_NO_LEDGER")
+    """True when ``THRESHER_NO_LEDGER`` (or ``THRESHER_OFF=ledger``) turns both ledgers off."""
+    return _on("THRESHER_NO_LEDGER") or off("ledger")
 
 
 def scope() -> str:
@@ -44,13 +83,16 @@ def scope() -> str:
     return scope_from_env()
 
 
-def session_ledger(reader_scope: str):
+def session_ledger(reader_scope: str, measuring: bool | None = None):
     """The session ledger to hand to ``compress`` for ``reader_scope``, or ``None``.
 
-    None in measure-only mode too: the reader then gets the raw output, not what the ledger
-    would have folded, so nothing may be folded against it later either.
+    None in measure-only mode too (``measuring``, else :func:`measure_only` here): the reader
+    then gets the raw output, not what the ledger would have folded, so nothing may be folded
+    against it later either.
     """
-    if not reader_scope or ledger_disabled() or measure_only():
+    if measuring is None:
+        measuring = measure_only()
+    if not reader_scope or ledger_disabled() or measuring:
         return None
     try:
         from thresher.stores.sessions import SessionLedger
@@ -62,10 +104,18 @@ def session_ledger(reader_scope: str):
 def record(result, raw: bytes, **event: object) -> None:
     """Archive ``raw`` if needed and append its savings event (never raises).
 
-    ``result`` is the engine's ``Result``, or ``None`` for output passed through untouched.
+    ``result`` is the engine's ``Result``, or ``None`` for output passed through untouched. A
+    measure-only event is also indexed in the baseline window of its folder (``cwd``, default the
+    working directory), which may graduate it (:mod:`thresher.integrations.rollout`).
     """
+    cwd = event.pop("cwd", None)
     try:
-        from thresher.stores.savings import record_payload
+        from thresher.stores.savings import record_payload, tool_of
         record_payload(result, raw, **event)
+        if event.get("measure_only") and raw and not ledger_disabled():
+            from thresher.dataflow.api import handle_of
+            from thresher.integrations.rollout import note
+            handle = (getattr(result, "handle", "") or "") or handle_of(raw)
+            note(cwd or os.getcwd(), tool_of(str(event.get("command", ""))), handle)
     except Exception:  # noqa: BLE001 - recording must never disturb the command
         pass

@@ -191,7 +191,7 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
         return None  # a background command's output is read while it runs: never hold it back
     from thresher import switches
     from .claude_post import RAW_ASKED
-    if switches.disabled() or RAW_ASKED.search(line):
+    if switches.disabled() or switches.off("hooks") or RAW_ASKED.search(line):
         return None  # off, or the agent asked for this line's output untouched
     done = rewrite_line(line, scope_of(data))
     if done is None:

@@ -16,7 +16,9 @@ left alone (no output):
   same table as ``thresher rewrite``, plus plain ``ls``), a pipe's reader, a background task;
 - ``interrupted`` or image output, and a saved output whose file cannot be read whole;
 - failed commands: the host sends those to PostToolUseFailure, whose answer cannot replace the
-  output (only add context), so a failing run reaches the agent raw unless PreToolUse wrapped it.
+  output (only add context), so a failing run reaches the agent raw unless PreToolUse wrapped it;
+- everything, with ``THRESHER_OFF=hooks``; and under a measure-first root the output is
+  compressed and recorded as measure-only, but no answer is sent (the agent reads the original).
 
 The original is archived *before* the answer names its handle; if the archive cannot be
 written the answer is not sent (the agent reads the original).
@@ -115,10 +117,11 @@ def grep_post(data: dict) -> dict | None:
             or not response["content"]:
         return None
     from thresher import switches
-    if switches.disabled() or switches.measure_only() or not claim(data.get("tool_use_id")):
+    if switches.disabled() or switches.off("hooks") or not claim(data.get("tool_use_id")):
         return None
     from thresher.bench.replay import grep_command
-    out = compress_for_agent(response["content"], grep_command(tool_input), data, response)
+    out = compress_for_agent(response["content"], grep_command(tool_input), data, response,
+                             measuring=switches.measure_only(_cwd(data)))
     if out is None:
         return None
     replaced = {**response, "content": out}
@@ -136,7 +139,7 @@ def post_tool_use(data: dict, environ: dict) -> dict | None:
         return None
     line, response = usable
     from thresher import switches
-    if switches.disabled() or switches.measure_only():
+    if switches.disabled() or switches.off("hooks"):
         return None
     command = post_command(line)
     if command is None or _pre_would_wrap(data, environ):
@@ -145,7 +148,8 @@ def post_tool_use(data: dict, environ: dict) -> dict | None:
     if got is None or not claim(data.get("tool_use_id")):
         return None
     text, from_file = got
-    out = compress_for_agent(text, command, data, response)
+    out = compress_for_agent(text, command, data, response,
+                             measuring=switches.measure_only(_cwd(data)))
     if out is None:
         return None
     replaced = {k: v for k, v in response.items()
@@ -195,10 +199,17 @@ def _prune(folder: str) -> None:
         pass
 
 
-def compress_for_agent(text: str, command: str, data: dict, response: dict) -> str | None:
+def _cwd(data: dict) -> str | None:
+    return data.get("cwd") if isinstance(data.get("cwd"), str) else None
+
+
+def compress_for_agent(text: str, command: str, data: dict, response: dict,
+                       measuring: bool = False) -> str | None:
     """thresher's view of ``text`` for the reader of ``data``; ``None`` when it is not smaller.
 
     The archive write (and the savings event) happen here, before the view is handed back.
+    ``measuring`` (measure-first): the event is recorded as measure-only and ``None`` returned
+    always, so the agent reads the original.
     """
     from thresher import switches
     from thresher.dataflow.api import compress
@@ -209,9 +220,13 @@ def compress_for_agent(text: str, command: str, data: dict, response: dict) -> s
     scope = make_scope(*named) if named else ""
     # the host's own wording when it read a non-zero status as no error (grep's 1, diff's 1)
     exit_code = None if response.get("returnCodeInterpretation") else 0
-    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+    cwd = _cwd(data)
     res = compress(raw, command=command, exit_code=exit_code, stream="stdout", scope=scope,
-                   ledger=switches.session_ledger(scope), cwd=cwd)
+                   ledger=switches.session_ledger(scope, measuring), cwd=cwd)
+    if measuring:
+        switches.record(res, raw, command=command, stream="stdout", role="default",
+                        exit_code=exit_code, scope=scope, measure_only=True, cwd=cwd)
+        return None
     if res.output == raw or len(res.output) >= len(raw):
         return None
     try:

@@ -92,8 +92,9 @@ def check_hook_command(command: str) -> list[Check]:
                       "executable path", "thresher init claude   (rewrites the command)")]
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, HOME=tmp, CLAUDE_CONFIG_DIR=os.path.join(tmp, ".claude"))
-        for var in ("CLAUDE_PROJECT_DIR", "THRESHER_DISABLE", "THRESHER_RAW"):
+        for var in ("CLAUDE_PROJECT_DIR", "THRESHER_DISABLE", "THRESHER_RAW", "THRESHER_OFF"):
             env.pop(var, None)
+        env["THRESHER_MEASURE_ONLY"] = "0"  # the compressing path; the posture has its own line
         data = sample_input(tmp)
         try:
             rc, answer, said = _ask(command, data, env, tmp)
@@ -199,7 +200,8 @@ def check_shims(path_var: str) -> list[Check]:
         names = sorted(n for n in os.listdir(folder) if shims.is_shim(os.path.join(folder, n)))
         missing = [n for n in names if shims.resolve(folder, n, path_var) is None]
         exe = shims.thresher_exe()
-        stale = [n for n in names if exe not in _text(os.path.join(folder, n))]
+        stale = [n for n in names if exe not in (text := _text(os.path.join(folder, n)))
+                 or "THRESHER_OFF" not in text]  # written before the shims kill switch
         if missing or stale:
             out.append(Check(FAIL, "shims", f"{folder}: no real program for {missing}, written for "
                              f"another thresher: {stale}", f"thresher shims remove {folder} && "
@@ -270,3 +272,4 @@ def run_all(settings: list[str], path_var: str, mcp: bool = True) -> list[Check]
     """Every check, in order."""
     checks = check_hooks(settings) + check_shims(path_var) + [check_archive(), check_plans()]
     return checks + ([check_mcp()] if mcp else [])
+

@@ -9,7 +9,8 @@ was written for is gone it runs the real program untouched.
 
 A shim cannot see whether the tool's output goes to the agent or into a pipe (``git log | head``
 gets the shrunk log). Output for programs (``--porcelain``, ``--json``) still passes byte-exact, and
-``THRESHER_RAW=1 git ...`` skips thresher for one command; where the host has hooks, prefer them.
+``THRESHER_RAW=1 git ...`` skips thresher for one command, ``THRESHER_OFF=shims`` every shim (it
+then execs the real program itself); where the host has hooks, prefer them.
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ if [ -z "$real" ]; then
   echo "$tool: command not found (thresher shim in $here found no real $tool on PATH)" >&2
   exit 127
 fi
+case ",$THRESHER_OFF," in
+  *,shims,*) exec "$real" "$@" ;;
+esac
 if [ -n "$THRESHER_SHIMMED" ] || [ ! -x {thresher_q} ]; then
   exec "$real" "$@"
 fi

@@ -31,8 +31,9 @@ _MULTI = frozenset(("git", "cargo", "npm", "pnpm", "yarn", "go", "docker", "kube
 
 
 def disabled() -> bool:
-    """True when ``THRESHER_NO_LEDGER`` asks for no ledger at all."""
-    return os.environ.get("THRESHER_NO_LEDGER", "").strip().lower() not in ("", "0", "false", "no", "off")
+    """True when ``THRESHER_NO_LEDGER`` (or ``THRESHER_OFF=ledger``) asks for no ledger at all."""
+    from thresher.switches import ledger_disabled
+    return ledger_disabled()
 
 
 def tool_of(command: str) -> str:

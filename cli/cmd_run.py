@@ -211,6 +211,20 @@ def _mask_kept(data: bytes, ctx: dict) -> bytes:
     return masked + end + footer(count, total, handle).encode() + b"\n"
 
 
+def _binary(fd: int, data: bytes, stream: str, ctx: dict):
+    """Binary output as one line (type, size, handle) instead of bytes, or ``None`` (text).
+
+    Under a PATH shim (``THRESHER_SHIMMED``) stdout may be a pipe into a program (``git archive
+    | tar x``, ``git show HEAD:logo.png > logo.png``) that the shim cannot tell from the agent:
+    unless it is a terminal, the bytes then pass as they are (INV-9). The hook wraps only
+    commands whose output the agent reads, so there the line is always right.
+    """
+    if os.environ.get("THRESHER_SHIMMED") and not os.isatty(fd):
+        return None
+    from thresher.media import binary_result
+    return binary_result(data, command=ctx["command"], stream=stream, exit_code=ctx["exit_code"])
+
+
 def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> None:
     """Write one stream: filtered, or raw when ``keep``, empty, measuring, or on any failure.
 
@@ -223,10 +237,12 @@ def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> N
         out = _mask_kept(data, ctx)
     if data and not keep:
         try:
-            from thresher.dataflow.api import compress
             measuring, scope = switches.measure_only(), switches.scope()
-            res = compress(data, stream=stream, scope=scope, ledger=switches.session_ledger(scope),
-                           **ctx)
+            res = _binary(fd, data, stream, ctx)
+            if res is None:
+                from thresher.dataflow.api import compress
+                res = compress(data, stream=stream, scope=scope,
+                               ledger=switches.session_ledger(scope), **ctx)
             out = data if measuring else res.output
         except Exception:  # noqa: BLE001 - thresher's own failure: raw output
             out, res = data, None

@@ -17,7 +17,7 @@ so the original is archived and the one footer names ``thresher expand HANDLE``.
 Media, text first (the bytes are archived; ``thresher expand HANDLE --raw > FILE`` gives them back):
 - a PDF is read as its text, by ``pdftotext -layout`` (Debian: ``apt-get install poppler-utils``),
   after one line naming the original; every mode above then applies to that text. Without
-  pdftotext, or when it fails: one line saying so, exit 1. A PDF with no text layer (scanned):
+  pdftotext, or when it fails: one line saying so on stderr, exit 1. A PDF with no text layer (scanned):
   one line saying no text was found, exit 0 — nothing is made up;
 - an image: one line (type, width x height, size, handle, and the text it is a picture of when
   one is found: a sibling with the same stem and a text extension, or a file its metadata names).
@@ -175,8 +175,8 @@ def _media(args, raw: bytes, found) -> "tuple[bytes | None, int]":
         _say(media.describe(found, len(raw), handle, subject=subject))
         return None, 0
     text, why = media.pdf_text(raw)
-    if text is None:
-        _say(media.describe(found, len(raw), handle, subject=subject, notes=(why,)))
+    if text is None:  # on stderr with exit 1, as every failure of thresher read (MCP shows it)
+        sys.stderr.write(media.describe(found, len(raw), handle, subject=subject, notes=(why,)) + "\n")
         return None, 1
     n = media.pages(text)
     if not text.replace("\f", "").strip():

@@ -16,7 +16,6 @@ Who reads the output decides nothing here: callers only use this where stdout is
 from __future__ import annotations
 
 import codecs
-import os
 
 HEAD = 65536
 """Bytes of the start that decide text or binary (the same window Guard uses)."""
@@ -202,12 +201,6 @@ def pdf_text(data: bytes) -> "tuple[str | None, str]":
 def pages(text: str) -> int:
     """Pages in ``pdftotext`` output (each page ends in a form feed)."""
     return text.count("\f") or 1
-
-
-def shown_path(path: str) -> str:
-    """``path`` as the agent should type it back (relative to the working folder when inside)."""
-    rel = os.path.relpath(path) if not os.path.isabs(path) else path
-    return rel if not rel.startswith("..") else path
 
 
 def binary_result(data: bytes, *, command: str = "", stream: str = "stdout", exit_code=None):

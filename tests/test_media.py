@@ -346,3 +346,21 @@ def test_mcp_read_tool_gets_the_pdf_text_and_the_image_line(tmp_path):
     assert "Version 2.1 fixes the login timeout." in text and "%PDF" not in text
     line = mcp_server._thresher(mcp_server.read_args("x.png", "", "", roots, str(tmp_path)))
     assert line.count("\n") == 1 and f"PNG image, 800x600, {len(raw):,} bytes" in line
+
+
+def test_image_flag_without_pillow_names_the_extra(tmp_path, monkeypatch, capsys):
+    make_png(tmp_path / "x.png", (3000, 2000))
+    monkeypatch.setitem(sys.modules, "PIL", None)  # as on an install without thresher[media]
+    from thresher.main import main
+    assert main(["read", str(tmp_path / "x.png"), "--image"]) == 1
+    assert "pip install 'thresher[media]'" in capsys.readouterr().err
+    assert main(["read", str(tmp_path / "x.png")]) == 0  # the header still gives the size
+    assert "PNG image, 3000x2000" in capsys.readouterr().out
+
+
+def test_expand_without_raw_describes_a_binary_original_and_raw_gives_bytes(tmp_path):
+    raw = make_png(tmp_path / "x.png", (800, 600))
+    handle = handle_in(th("pipe", stdin=raw).stdout.decode())
+    plain = th("expand", handle)
+    assert plain.returncode == 0 and plain.stdout.count(b"\n") == 1 and b"PNG image, 800x600" in plain.stdout
+    assert th("expand", handle, "--raw").stdout == raw

@@ -23,6 +23,8 @@ BINARY_SHARE = 0.30
 """Share of the head made of non-text bytes (controls, invalid UTF-8) above which it is binary:
 Latin-1 prose (French: ~11 % accents) and ``find -print0`` listings (one NUL a name) stay text; random
 or compressed bytes are ~50 % non-text."""
+UNKNOWN = "binary data (not UTF-8 text)"
+"""The name of binary content without a known signature (legacy-encoded text is named so too)."""
 PDFTOTEXT_INSTALL = ("pdftotext (poppler) is not installed: Debian/Ubuntu `sudo apt-get install "
                      "poppler-utils`, Fedora `sudo dnf install poppler-utils`, macOS `brew install "
                      "poppler`")
@@ -48,19 +50,20 @@ _MAGIC = (
     (0, b"\xfd7zXZ\x00", "xz data", "archive", True),
     (0, b"(\xb5/\xfd", "zstd data", "archive", True),
     (0, b"7z\xbc\xaf\x27\x1c", "7-zip archive", "archive", True),
-    (257, b"ustar", "tar archive", "archive", True),
+    (257, b"ustar\x00", "tar archive", "archive", True),
+    (257, b"ustar  \x00", "tar archive", "archive", True),
     (0, b"\x7fELF", "ELF executable", "binary", True),
     (0, b"\xcf\xfa\xed\xfe", "Mach-O executable", "binary", True),
     (0, b"MZ", "Windows executable", "binary", False),
     (0, b"\x00asm", "WebAssembly module", "binary", True),
     (0, b"\xca\xfe\xba\xbe", "Java class or Mach-O universal binary", "binary", True),
     (0, b"SQLite format 3\x00", "SQLite database", "binary", True),
-    (0, b"OggS", "Ogg media", "media", True),
-    (0, b"fLaC", "FLAC audio", "media", True),
+    (0, b"OggS\x00", "Ogg media", "media", True),
+    (0, b"fLaC", "FLAC audio", "media", False),
     (0, b"ID3", "MP3 audio", "media", False),
     (0, b"\x1aE\xdf\xa3", "Matroska/WebM video", "media", True),
-    (0, b"wOFF", "WOFF font", "binary", True),
-    (0, b"wOF2", "WOFF2 font", "binary", True),
+    (0, b"wOFF", "WOFF font", "binary", False),
+    (0, b"wOF2", "WOFF2 font", "binary", False),
 )
 _RIFF = {b"WEBP": ("WebP image", "image"), b"WAVE": ("WAV audio", "media"),
          b"AVI ": ("AVI video", "media")}
@@ -107,7 +110,7 @@ def sniff(data: bytes) -> "Media | None":
     if head[4:8] == b"ftyp":
         name, kind = _FTYP.get(head[8:12], ("MP4/QuickTime media", "media"))
         return Media(name, kind)
-    return Media("binary data", "binary") if binary else None
+    return Media(UNKNOWN, "binary") if binary else None
 
 
 def _confirmed(sig: bytes, head: bytes) -> bool:

@@ -83,7 +83,7 @@ def test_output_without_trailing_newline_is_kept_and_binary_is_one_line_with_its
     blob = bytes(range(256)) * 100
     res = _run(sys.executable, "-c", "import sys; sys.stdout.buffer.write(bytes(range(256)) * 100)")
     line = res.stdout.decode()
-    assert line.count("\n") == 1 and f"binary data, {len(blob):,} bytes" in line
+    assert line.count("\n") == 1 and f"binary data (not UTF-8 text), {len(blob):,} bytes" in line
     handle = line.split("thresher expand ")[1].split()[0]
     back = subprocess.run([sys.executable, "-m", "thresher", "expand", handle, "--raw"],
                           capture_output=True, timeout=60)

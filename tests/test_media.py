@@ -113,7 +113,7 @@ def test_archives_databases_and_executables_are_binary(tmp_path):
     cases = {"gzip data": gzip.compress(text), "bzip2 data": bz2.compress(text),
              "xz data": lzma.compress(text), "tar archive": tbuf.getvalue(),
              "ZIP archive (also docx/xlsx/jar/wheel)": zbuf.getvalue(),
-             "SQLite database": db.read_bytes(), "binary data": os.urandom(4096)}
+             "SQLite database": db.read_bytes(), media.UNKNOWN: os.urandom(4096)}
     exe = open(os.path.realpath(sys.executable), "rb").read()
     if exe.startswith(b"\x7fELF"):
         cases["ELF executable"] = exe
@@ -127,7 +127,7 @@ def test_text_stays_text_also_latin1_nul_separated_and_utf16_with_bom():
     french = "Le garçon était déjà là, près de la fenêtre ouverte sur la mer.\n" * 200
     names = "\0".join(sorted(os.listdir(os.path.dirname(README)))).encode()
     for data in (readme, french.encode("latin-1"), names, french.encode("utf-16"),
-                 b"BMW and MZ are words too\n" * 50, b""):
+                 b"BMW and MZ are words too\n" * 50, b"fLaC, OggS and wOFF are formats\n" * 50, b""):
         assert media.sniff(data) is None
 
 
@@ -364,3 +364,18 @@ def test_expand_without_raw_describes_a_binary_original_and_raw_gives_bytes(tmp_
     plain = th("expand", handle)
     assert plain.returncode == 0 and plain.stdout.count(b"\n") == 1 and b"PNG image, 800x600" in plain.stdout
     assert th("expand", handle, "--raw").stdout == raw
+
+
+@needs_pdftotext
+def test_a_pdf_pdftotext_cannot_open_is_one_line_with_its_reason(tmp_path):
+    pdf = FPDF()
+    pdf.set_encryption(owner_password="owner", user_password="secret")
+    pdf.add_page()
+    pdf.set_font("Helvetica")
+    pdf.cell(0, 5, "quarterly numbers")
+    pdf.output(str(tmp_path / "locked.pdf"))
+    res = th("read", str(tmp_path / "locked.pdf"))
+    err = res.stderr.decode()
+    assert res.returncode == 1 and res.stdout == b"" and err.count("\n") == 1
+    assert "pdftotext failed (exit 1): Command Line Error: Incorrect password" in err
+    assert "quarterly" not in err

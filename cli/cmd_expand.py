@@ -96,7 +96,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("handle", help="the handle printed in a thresher footer (or a unique prefix)")
     ap.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive)")
     ap.add_argument("--grep", metavar="PATTERN", help="only lines matching this regex, numbered")
-    ap.add_argument("--raw", action="store_true", help="with --grep: bare lines, no N: prefixes; a binary original: its bytes")
+    ap.add_argument("--raw", action="store_true",
+                    help="with --grep: bare lines, no N: prefixes; a binary original: its bytes")
     ap.add_argument("--unmasked", action="store_true",
                     help="show masked secret values as they were (refused unless stdout is a terminal)")
     try:

@@ -17,8 +17,8 @@ so the original is archived and the one footer names ``thresher expand HANDLE``.
 Media, text first (the bytes are archived; ``thresher expand HANDLE --raw > FILE`` gives them back):
 - a PDF is read as its text, by ``pdftotext -layout`` (Debian: ``apt-get install poppler-utils``),
   after one line naming the original; every mode above then applies to that text. Without
-  pdftotext, or when it fails: one line saying so on stderr, exit 1. A PDF with no text layer (scanned):
-  one line saying no text was found, exit 0 — nothing is made up;
+  pdftotext, or when it fails: one line saying so on stderr, exit 1. A PDF with no text layer
+  (scanned): one line saying no text was found, exit 0 — nothing is made up;
 - an image: one line (type, width x height, size, handle, and the text it is a picture of when
   one is found: a sibling with the same stem and a text extension, or a file its metadata names).
   ``--image`` writes a copy within the model family's pixel cap (Pillow: ``pip install
@@ -164,11 +164,11 @@ def _media(args, raw: bytes, found) -> "tuple[bytes | None, int]":
     """A binary file the agent asked for: ``(text, 0)`` to read on (a PDF's text, after one line
     naming the original), or ``(None, status)`` once its one line is written."""
     from thresher import media
-    handle = media.archive(raw, {"command": shlex.join(["thresher", "read", args.path])})
-    subject = args.path
     if args.image and found.kind != "image":
         sys.stderr.write(f"thresher read: --image needs an image; {args.path} is a {found.name}\n")
         return None, 2
+    handle = media.archive(raw, {"command": shlex.join(["thresher", "read", args.path])})
+    subject = args.path
     if found.kind == "image":
         return None, _image(args, found, raw, handle)
     if found.kind != "pdf":
@@ -176,7 +176,8 @@ def _media(args, raw: bytes, found) -> "tuple[bytes | None, int]":
         return None, 0
     text, why = media.pdf_text(raw)
     if text is None:  # on stderr with exit 1, as every failure of thresher read (MCP shows it)
-        sys.stderr.write(media.describe(found, len(raw), handle, subject=subject, notes=(why,)) + "\n")
+        line = media.describe(found, len(raw), handle, subject=subject, notes=(why,))
+        sys.stderr.write(line + "\n")
         return None, 1
     n = media.pages(text)
     if not text.replace("\f", "").strip():

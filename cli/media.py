@@ -21,8 +21,8 @@ HEAD = 65536
 """Bytes of the start that decide text or binary (the same window Guard uses)."""
 BINARY_SHARE = 0.30
 """Share of the head made of non-text bytes (controls, invalid UTF-8) above which it is binary:
-Latin-1 prose (French: ~11 % accents) and ``find -print0`` listings (one NUL a name) stay text; random
-or compressed bytes are ~50 % non-text."""
+Latin-1 prose (French: ~11 % accents) and ``find -print0`` listings (one NUL a name) stay text;
+random or compressed bytes are ~50 % non-text."""
 UNKNOWN = "binary data (not UTF-8 text)"
 """The name of binary content without a known signature (legacy-encoded text is named so too)."""
 PDFTOTEXT_INSTALL = ("pdftotext (poppler) is not installed: Debian/Ubuntu `sudo apt-get install "
@@ -152,7 +152,8 @@ def _jpeg_size(head: bytes) -> "tuple[int, int] | None":
             return None
         marker, length = head[i + 1], int.from_bytes(head[i + 2:i + 4], "big")
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            return int.from_bytes(head[i + 7:i + 9], "big"), int.from_bytes(head[i + 5:i + 7], "big")
+            be = int.from_bytes
+            return be(head[i + 7:i + 9], "big"), be(head[i + 5:i + 7], "big")
         i += 2 + length
     return None
 
@@ -197,7 +198,8 @@ def pdf_text(data: bytes) -> "tuple[str | None, str]":
         return None, f"pdftotext failed: {type(exc).__name__}"
     if done.returncode != 0:
         errs = [ln for ln in done.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
-        return None, f"pdftotext failed (exit {done.returncode}): {errs[-1] if errs else 'no message'}"
+        last = errs[-1] if errs else "no message"
+        return None, f"pdftotext failed (exit {done.returncode}): {last}"
     return done.stdout.decode("utf-8", "replace"), ""
 
 

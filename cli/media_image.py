@@ -4,8 +4,8 @@
 prints its path. Before that, :func:`text_source` looks for the text the image may be a picture
 of, deterministically and without OCR:
 
-- a sibling with the same stem and a text extension (``shot.png`` → ``shot.md``, ``shot.txt``, ...,
-  also ``shot.pdf``), or the stem itself when it names a text file (``README.md.png``);
+- a sibling with the same stem and a text extension (``shot.png`` → ``shot.md``, ``shot.txt``,
+  ..., also ``shot.pdf``), or the stem itself when it names a text file (``README.md.png``);
 - a metadata value (PNG text chunks, a JPEG/GIF comment, read by Pillow) naming an existing text
   file, relative to the image's folder or absolute.
 

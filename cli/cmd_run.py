@@ -7,6 +7,9 @@ Contract:
   a failing command passes byte-exact (on success it is filtered as its own payload) — except a
   failing ``curl -v``'s credential header lines (``> Authorization: [thresher: value masked, N
   chars]``), followed by a footer naming the original;
+- binary output (an image, a PDF, an archive: ``thresher.media``) is one line with its type, size
+  and handle (``thresher expand HANDLE --raw`` gives the bytes), never the bytes — except under a
+  PATH shim into a pipe or file, where a program may be reading it (INV-9);
 - stdin is inherited; watchers, followers, dev servers and interactive programs (classifier class
   ``stream``) and machine-format output (class ``verbatim``) run untouched via exec;
 - output over 64 MiB, or a command still running after ``--stream-after`` seconds (default 300),

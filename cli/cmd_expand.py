@@ -1,6 +1,7 @@
 """``thresher expand HANDLE [--lines A-B] [--grep PATTERN] [--raw]``: the archived original.
 
-- no option: the original bytes, byte-exact;
+- no option: the original bytes, byte-exact (a binary original — an image, a PDF, an archive —
+  is one line with its type and size instead: ``--raw`` gives its bytes, for a file);
 - ``--lines A-B``: only source lines A to B (1-based, inclusive; the numbering thresher's footers
   and "already shown" markers use), byte-exact;
 - ``--grep PATTERN``: only lines matching the regex (escape codes ignored when matching), printed
@@ -95,7 +96,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("handle", help="the handle printed in a thresher footer (or a unique prefix)")
     ap.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive)")
     ap.add_argument("--grep", metavar="PATTERN", help="only lines matching this regex, numbered")
-    ap.add_argument("--raw", action="store_true", help="with --grep: bare lines, no N: prefixes")
+    ap.add_argument("--raw", action="store_true",
+                    help="with --grep: bare lines, no N: prefixes; a binary original: its bytes")
     ap.add_argument("--unmasked", action="store_true",
                     help="show masked secret values as they were (refused unless stdout is a terminal)")
     try:
@@ -120,6 +122,12 @@ def main(argv: list[str]) -> int:
         return 1
     if not args.unmasked:
         raw = _masked(archive, handle, raw)
+    if not (args.raw or args.lines or args.grep):
+        from thresher.media import describe, sniff
+        found = sniff(raw)
+        if found is not None:  # never bytes to the agent: --raw asks for them (into a file)
+            sys.stdout.write(describe(found, len(raw), handle, subject=f"{handle} (binary)") + "\n")
+            return 0
     try:
         shown, note = select(raw, args.lines, args.grep, args.raw)
     except ValueError:

@@ -11,7 +11,11 @@ Contract (benchmarks and hooks rely on it, keep it stable):
 - every payload is archived and gets one savings-ledger event (THRESHER_NO_LEDGER=1: no event);
 - any failure of thresher itself writes the input unchanged, and so does a bad argument (an
   unknown flag, ``--exit-code ""``): one warning line on stderr, exit status still 0;
-- inputs over 64 MiB stream through unchanged in bounded memory.
+- binary input (by magic bytes or by a high share of non-text bytes; ``thresher.media``) is
+  never written as bytes: one line with its type, size and the handle whose ``thresher expand
+  HANDLE --raw`` returns it byte-exact;
+- text inputs over 64 MiB stream through unchanged in bounded memory (binary ones: one line,
+  not archived).
 """
 
 from __future__ import annotations
@@ -80,16 +84,21 @@ def main(argv: list[str]) -> int:
         return 0
     from thresher.dataflow.api import MAX_INPUT
     data = stdin.read(MAX_INPUT + 1)
+    from thresher import switches
     if len(data) > MAX_INPUT:
+        if not (switches.disabled() or switches.measure_only()) and _describe_huge(data, stdin):
+            return 0
         _stream_raw(data, stdin, stdout)  # too big to hold: pass through in bounded memory
         return 0
     out, res = data, None
-    from thresher import switches
     if not switches.disabled():
         try:
             from thresher.dataflow.api import compress
+            from thresher.media import binary_result
             measuring, scope = switches.measure_only(), switches.scope()
-            res = compress(data, scope=scope, ledger=switches.session_ledger(scope), **opts)
+            res = binary_result(data, command=opts["command"], exit_code=opts["exit_code"])
+            if res is None:
+                res = compress(data, scope=scope, ledger=switches.session_ledger(scope), **opts)
             out = data if measuring else res.output
         except BaseException:  # noqa: BLE001 - thresher's own failure: raw passthrough
             out, res = data, None
@@ -99,6 +108,27 @@ def main(argv: list[str]) -> int:
         switches.record(res, data, command=opts["command"], role=opts["role"], scope=scope,
                         exit_code=opts["exit_code"], measure_only=measuring)
     return 0
+
+
+def _describe_huge(head: bytes, stdin, chunk: int = 1 << 20) -> bool:
+    """Binary input over 64 MiB: count it (bounded memory) and write its one line; ``False``
+    when the start is text (the caller then streams it unchanged)."""
+    try:
+        from thresher.media import describe, sniff
+        found = sniff(head)
+        if found is None:
+            return False
+        total = len(head)
+        while True:
+            block = stdin.read(chunk)
+            if not block:
+                break
+            total += len(block)
+        sys.stdout.write(describe(found, total, "") + "\n")
+        sys.stdout.flush()
+        return True
+    except Exception:  # noqa: BLE001 - before anything was read on: stream it as it is
+        return False
 
 
 def _stream_raw(head: bytes, stdin, stdout, chunk: int = 1 << 20) -> None:

@@ -13,6 +13,18 @@ Modes:
                   with ``--verify N:hhhh`` (exit 1 and the current line when it changed).
 The lossy modes run the file through the graph of its class (command ``thresher read PATH ...``),
 so the original is archived and the one footer names ``thresher expand HANDLE``.
+
+Media, text first (the bytes are archived; ``thresher expand HANDLE --raw > FILE`` gives them back):
+- a PDF is read as its text, by ``pdftotext -layout`` (Debian: ``apt-get install poppler-utils``),
+  after one line naming the original; every mode above then applies to that text. Without
+  pdftotext, or when it fails: one line saying so on stderr, exit 1. A PDF with no text layer
+  (scanned): one line saying no text was found, exit 0 — nothing is made up;
+- an image: one line (type, width x height, size, handle, and the text it is a picture of when
+  one is found: a sibling with the same stem and a text extension, or a file its metadata names).
+  ``--image`` writes a copy within the model family's pixel cap (Pillow: ``pip install
+  'thresher[media]'``; Claude: 1568 px long edge, 1.15 megapixels) and prints its path; it is
+  refused, pointing to the text, when a text source is found (``--image-anyway`` overrides);
+- any other binary file: one line (type by magic bytes, size, handle), never the bytes.
 """
 
 from __future__ import annotations
@@ -20,6 +32,8 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+
+from thresher.media_image import IMAGE_CAPS
 
 _MODES = ("full", "outline", "signatures", "anchored")
 
@@ -51,6 +65,15 @@ def _parser() -> argparse.ArgumentParser:
                     help="read in full even if this session already has the file (no stub, no diff)")
     ap.add_argument("--verify", action="append", metavar="N:HASH",
                     help="check that line N still has anchor HASH (repeatable); exit 1 on drift")
+    media = ap.add_argument_group("images (see Media above)")
+    media.add_argument("--image", action="store_true",
+                       help="write a copy within the model family's pixel cap, print its path")
+    media.add_argument("--family", default="claude", choices=sorted(IMAGE_CAPS),
+                       help="model family whose image cap applies (default: claude)")
+    media.add_argument("--image-out", metavar="FILE",
+                       help="where --image writes (default: $THRESHER_HOME/media/HANDLE-WxH.EXT)")
+    media.add_argument("--image-anyway", action="store_true",
+                       help="--image even when the image's text source was found")
     return ap
 
 
@@ -132,10 +155,84 @@ def _section_missing(raw: bytes, name: str) -> str | None:
     return f"no section {name!r}; headings:\n{titles}\n"
 
 
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def _media(args, raw: bytes, found) -> "tuple[bytes | None, int]":
+    """A binary file the agent asked for: ``(text, 0)`` to read on (a PDF's text, after one line
+    naming the original), or ``(None, status)`` once its one line is written."""
+    from thresher import media
+    if args.image and found.kind != "image":
+        sys.stderr.write(f"thresher read: --image needs an image; {args.path} is a {found.name}\n")
+        return None, 2
+    handle = media.archive(raw, {"command": shlex.join(["thresher", "read", args.path])})
+    subject = args.path
+    if found.kind == "image":
+        return None, _image(args, found, raw, handle)
+    if found.kind != "pdf":
+        _say(media.describe(found, len(raw), handle, subject=subject))
+        return None, 0
+    text, why = media.pdf_text(raw)
+    if text is None:  # on stderr with exit 1, as every failure of thresher read (MCP shows it)
+        line = media.describe(found, len(raw), handle, subject=subject, notes=(why,))
+        sys.stderr.write(line + "\n")
+        return None, 1
+    n = media.pages(text)
+    if not text.replace("\f", "").strip():
+        note = (f"no text layer: pdftotext found no text on its {n} page{'s' * (n != 1)} "
+                "(scanned or image-only?); nothing is transcribed")
+        _say(media.describe(found, len(raw), handle, subject=subject, notes=(note,)))
+        return None, 0
+    _say(f"[thresher: {args.path}: {found.name}, {n} page{'s' * (n != 1)}, {len(raw):,} bytes; "
+         "its text by pdftotext -layout follows"
+         + (f" · original: thresher expand {handle} --raw > FILE]" if handle else "]"))
+    return text.encode("utf-8"), 0
+
+
+def _image(args, found, raw: bytes, handle: str) -> int:
+    """The image's one line; with ``--image``, the path of a copy within the cap (or a refusal)."""
+    from thresher import media
+    from thresher.media_image import ImageError, downsample, text_source
+    source = text_source(args.path)
+    notes = (f"text source: {source} (thresher read {shlex.quote(source)})",) if source else ()
+    if not args.image:
+        cap = IMAGE_CAPS[args.family]
+        notes += (f"a copy within {args.family}'s {cap[0]} px cap: "
+                  f"thresher read {shlex.quote(args.path)} --image",)
+        _say(media.describe(found, len(raw), handle, subject=args.path, notes=notes))
+        return 0
+    if source and not args.image_anyway:
+        sys.stderr.write(f"thresher read: not sending {args.path} as an image: it looks like a "
+                         f"picture of {source}; read that instead (thresher read "
+                         f"{shlex.quote(source)}), or pass --image-anyway\n")
+        return 1
+    try:
+        dest, size, new = downsample(args.path, handle, args.family, args.image_out)
+    except ImageError as exc:
+        sys.stderr.write(f"thresher read: {args.path}: {exc}\n")
+        return 1
+    how = "as it is" if dest == args.path else f"from {size[0]}x{size[1]}"
+    _say(f"{dest}  ({new[0]}x{new[1]} {how}; within {args.family}'s cap: "
+         f"{IMAGE_CAPS[args.family][0]} px long edge, {IMAGE_CAPS[args.family][1]:,} pixels)")
+    return 0
+
+
 def run(args) -> int:
     """Print the file in the requested mode."""
     with open(args.path, "rb") as fh:
         raw = fh.read()
+    from thresher.media import sniff
+    found = sniff(raw)
+    if found is not None:
+        text, status = _media(args, raw, found)
+        if text is None:
+            return status
+        raw = text
+    elif args.image:
+        sys.stderr.write(f"thresher read: --image needs an image; {args.path} is text\n")
+        return 2
     if args.verify:
         return _verify(raw, args.verify)
     mode = args.mode

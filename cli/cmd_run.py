@@ -7,6 +7,9 @@ Contract:
   a failing command passes byte-exact (on success it is filtered as its own payload) — except a
   failing ``curl -v``'s credential header lines (``> Authorization: [thresher: value masked, N
   chars]``), followed by a footer naming the original;
+- binary output (an image, a PDF, an archive: ``thresher.media``) is one line with its type, size
+  and handle (``thresher expand HANDLE --raw`` gives the bytes), never the bytes — except under a
+  PATH shim into a pipe or file, where a program may be reading it (INV-9);
 - stdin is inherited; watchers, followers, dev servers and interactive programs (classifier class
   ``stream``) and machine-format output (class ``verbatim``) run untouched via exec;
 - output over 64 MiB, or a command still running after ``--stream-after`` seconds (default 300),
@@ -211,6 +214,20 @@ def _mask_kept(data: bytes, ctx: dict) -> bytes:
     return masked + end + footer(count, total, handle).encode() + b"\n"
 
 
+def _binary(fd: int, data: bytes, stream: str, ctx: dict):
+    """Binary output as one line (type, size, handle) instead of bytes, or ``None`` (text).
+
+    Under a PATH shim (``THRESHER_SHIMMED``) stdout may be a pipe into a program (``git archive
+    | tar x``, ``git show HEAD:logo.png > logo.png``) that the shim cannot tell from the agent:
+    unless it is a terminal, the bytes then pass as they are (INV-9). The hook wraps only
+    commands whose output the agent reads, so there the line is always right.
+    """
+    if os.environ.get("THRESHER_SHIMMED") and not os.isatty(fd):
+        return None
+    from thresher.media import binary_result
+    return binary_result(data, command=ctx["command"], stream=stream, exit_code=ctx["exit_code"])
+
+
 def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> None:
     """Write one stream: filtered, or raw when ``keep``, empty, measuring, or on any failure.
 
@@ -223,10 +240,12 @@ def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> N
         out = _mask_kept(data, ctx)
     if data and not keep:
         try:
-            from thresher.dataflow.api import compress
             measuring, scope = switches.measure_only(), switches.scope()
-            res = compress(data, stream=stream, scope=scope, ledger=switches.session_ledger(scope),
-                           **ctx)
+            res = _binary(fd, data, stream, ctx)
+            if res is None:
+                from thresher.dataflow.api import compress
+                res = compress(data, stream=stream, scope=scope,
+                               ledger=switches.session_ledger(scope), **ctx)
             out = data if measuring else res.output
         except Exception:  # noqa: BLE001 - thresher's own failure: raw output
             out, res = data, None

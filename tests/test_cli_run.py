@@ -77,11 +77,17 @@ def test_still_running_after_the_budget_streams_raw():
     assert res.stdout.decode().splitlines() == [f"tick {i}" for i in range(300)] + ["done"]
 
 
-def test_output_without_trailing_newline_and_binary_are_kept():
+def test_output_without_trailing_newline_is_kept_and_binary_is_one_line_with_its_bytes_archived():
     res = _run("printf", "no newline")
     assert res.stdout == b"no newline"
+    blob = bytes(range(256)) * 100
     res = _run(sys.executable, "-c", "import sys; sys.stdout.buffer.write(bytes(range(256)) * 100)")
-    assert res.stdout == bytes(range(256)) * 100
+    line = res.stdout.decode()
+    assert line.count("\n") == 1 and f"binary data (not UTF-8 text), {len(blob):,} bytes" in line
+    handle = line.split("thresher expand ")[1].split()[0]
+    back = subprocess.run([sys.executable, "-m", "thresher", "expand", handle, "--raw"],
+                          capture_output=True, timeout=60)
+    assert back.returncode == 0 and back.stdout == blob
 
 
 def test_kill_switches(tmp_path):

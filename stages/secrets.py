@@ -26,8 +26,9 @@ import re
 
 from thresher.dataflow.payload import SYNTHETIC, Out
 
+from .distill_env import _SECRET_PART, _SECRET_VALUE, secret_name, secret_value
 from .distill_env import mask_lines as mask_env_lines
-from .distill_env import secret_name, secret_value
+from .text import candidates, needed_literals
 
 # a JSON string, or the unterminated rest of the line: it cannot fail once it starts at a quote
 # (a lone trailing backslash is consumed too), so finditer never re-scans; the loop is possessive
@@ -46,6 +47,10 @@ _AMBIGUOUS = frozenset({"TOKEN", "AUTH", "PASS", "SIGNATURE", "PRIVATE", "CERT",
 _PLACEHOLDER = re.compile(r"[*xX.-]*|<[^<>]*>|\$\{[^{}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^{}]*\}\}|%\([^()]*\)s")
 MIN_SECRET = 4
 MIN_AMBIGUOUS = 8
+# a line mask_json_line changes holds a credential key (each of its name parts is a substring of
+# the key: one of these, lower-cased) or a credential-shaped value (a literal that shape needs)
+_KEY_WORDS = tuple(sorted({w.lower() for w in _SECRET_PART} | {"key", "pwd"}))
+_VALUE_LITERALS = tuple(sorted(needed_literals(_SECRET_VALUE.pattern) or ()))
 
 
 def masked_value(chars: int) -> str:
@@ -113,11 +118,22 @@ def mask_header_line(line: str) -> str | None:
     return f'{m["head"]}{m["name"]}: {masked_value(len(m["value"]))}{m["cr"]}'
 
 
-def mask_view(payload, mask, keep=None) -> "object | None":
+def json_candidates(lines) -> "set[int] | None":
+    """Indices of the lines :func:`mask_json_line` may change (a superset), or ``None`` (all)."""
+    if not _VALUE_LITERALS:
+        return None
+    keys = candidates(lines, _KEY_WORDS)
+    values = candidates(lines, _VALUE_LITERALS, fold=False)
+    return None if keys is None or values is None else keys | values
+
+
+def mask_view(payload, mask, keep=None, only=None) -> "object | None":
     """``payload`` with each view line ``mask(line)`` changes replaced by a summary line, marked
-    ``redacted``; ``None`` when nothing is masked. ``keep(payload, i)`` true: line i stays."""
+    ``redacted``; ``None`` when nothing is masked. ``keep(payload, i)`` true: line i stays;
+    ``only``: the view lines that may change (``None``: all)."""
     lines, origin, changed = list(payload.lines), list(payload.origin), False
-    for i, line in enumerate(lines):
+    for i in (range(len(lines)) if only is None else sorted(only)):
+        line = lines[i]
         if keep is not None and keep(payload, i):
             continue
         new = mask(line)
@@ -131,7 +147,7 @@ def run(payload, params, ctx):  # noqa: ARG001 - stage signature
     which rebuild the document from the unmasked source) or declines."""
     if any(o < 0 for o in payload.origin):
         return None
-    view = mask_view(payload, mask_json_line)
+    view = mask_view(payload, mask_json_line, only=json_candidates(payload.lines))
     return None if view is None else Out("masked", view)
 
 

@@ -229,3 +229,28 @@ def test_a_failing_curl_keeps_its_errors_byte_exact_and_masks_its_auth_header(ht
         [ln for ln in others if not ln.startswith("< Date:")]
     back = _expand(m["handle"])
     assert auth.encode() not in back.stdout and b"value masked" in back.stdout
+
+
+def test_json_candidates_hold_every_line_mask_json_changes():
+    """mask-json looks only at candidate lines: every fixture line mask_json_line changes is one,
+    and so is each line of the key/value rules above."""
+    lines = ['"password": "hunter2",', '"apiKey": "short key",', '"x": "ghp_' + "a" * 36 + '"',
+             '"dbPwd": "abcd1234"', '"name": "plain"', '"url": "https://u:p4ss@host/x"']
+    for text in _fixture_texts() + ["\n".join(lines)]:
+        src = text.split("\n")
+        cands = secrets.json_candidates(src)
+        assert cands is not None
+        for i, line in enumerate(src):
+            if secrets.mask_json_line(line) is not None:
+                assert i in cands, line
+    assert secrets.json_candidates(lines) >= {0, 1, 2, 3, 5}
+
+
+def _fixture_texts() -> list[str]:
+    import glob
+    out = []
+    for path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "fixtures", "*.json"))):
+        with open(path, encoding="utf-8") as fh:
+            case = json.load(fh)
+        out.append((case.get("stdout") or "") + (case.get("stderr") or ""))
+    return out

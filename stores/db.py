@@ -72,6 +72,12 @@ MIGRATIONS = (
     CREATE INDEX events_handle ON events (handle);
     CREATE INDEX events_ts ON events (ts);
     """,
+    # v4: bounce-adaptive budgets: the factor each payload's budget ran with, and the index that
+    # makes the per-scope, per-command counts read before every payload one range scan.
+    """
+    ALTER TABLE events ADD COLUMN budget_factor REAL NOT NULL DEFAULT 1;
+    CREATE INDEX events_scope_tool ON events (scope, tool);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -30,6 +30,13 @@ _MULTI = frozenset(("git", "cargo", "npm", "pnpm", "yarn", "go", "docker", "kube
                     "poetry", "pip", "pip3", "helm", "dotnet", "make", "bun", "gh"))
 
 
+ADAPT_MIN_PAYLOADS = 4
+"""Compressed payloads of a command family a scope must have had before its budget adapts."""
+ADAPT_STEPS = ((2, 2.0), (4, 1.5))
+"""``(n, factor)``, first match wins: at least 1/n of the family's compressed payloads expanded
+gives ``factor`` times the graph's budget (half → 2x, a quarter → 1.5x; less → 1x)."""
+
+
 def disabled() -> bool:
     """True when ``THRESHER_NO_LEDGER`` asks for no ledger at all."""
     return os.environ.get("THRESHER_NO_LEDGER", "").strip().lower() not in ("", "0", "false", "no", "off")
@@ -89,7 +96,8 @@ def event_row(res, raw: bytes, *, command: str, stream: str, role: str, exit_cod
             "decision": em.decision, "transforms": ",".join(transforms), "exit_code": exit_code,
             "scope": scope, "handle": handle, "bytes_in": len(raw), "bytes_out": len(out),
             "tokens_in": t_in, "tokens_out": t_out, "ms": round(res.ms, 3),
-            "measure_only": int(bool(measure_only)), "output_z": output_z}
+            "measure_only": int(bool(measure_only)), "output_z": output_z,
+            "budget_factor": float(getattr(res, "budget_factor", 1.0))}
 
 
 def record_payload(res, raw: bytes, *, command: str = "", stream: str = "stdout",
@@ -133,6 +141,40 @@ def bounce(handle: str, tokens: int, folder: str | None = None) -> bool:
         "UPDATE events SET bounces = bounces + 1, bounce_tokens = bounce_tokens + ? "
         "WHERE id = (SELECT max(id) FROM events WHERE handle = ?)", (tokens, handle)).rowcount)
     return bool(n)
+
+
+def budget_factor(payloads: int, expanded: int) -> float:
+    """The budget multiplier of a command family that had ``payloads`` compressed payloads in a
+    scope, ``expanded`` of them expanded afterwards: a pure, bounded step function (1, 1.5, 2)."""
+    if payloads < ADAPT_MIN_PAYLOADS:
+        return 1.0
+    for n, factor in ADAPT_STEPS:
+        if expanded * n >= payloads:
+            return factor
+    return 1.0
+
+
+def family_counts(scope: str, tool: str, folder: str | None = None) -> tuple[int, int]:
+    """``(payloads, expanded)``: compressed, not measure-only events of ``tool`` in ``scope``, and
+    how many of them were expanded (one indexed range scan)."""
+    row = database(folder).run(lambda c: c.execute(
+        "SELECT count(*), coalesce(sum(bounces > 0), 0) FROM events WHERE scope = ? AND tool = ? "
+        "AND decision = 'compressed' AND measure_only = 0", (scope, tool)).fetchone())
+    return int(row[0]), int(row[1])
+
+
+def adapt(scope: str, command: str, folder: str | None = None) -> dict | None:
+    """The bounce-adaptive budget of ``command`` in ``scope`` (``None`` without a scope, with the
+    ledger off, or when the ledger cannot be read: the graph's own budget then applies)."""
+    if not scope or disabled():
+        return None
+    family = tool_of(command)
+    try:
+        payloads, expanded = family_counts(scope, family, folder)
+    except Exception:  # noqa: BLE001 - missing, locked or damaged ledger: fail open
+        return None
+    return {"family": family, "payloads": payloads, "expanded": expanded,
+            "factor": budget_factor(payloads, expanded)}
 
 
 def load_events(folder: str | None = None, since: float | None = None) -> list[dict]:

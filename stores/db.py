@@ -78,6 +78,16 @@ MIGRATIONS = (
     ALTER TABLE events ADD COLUMN budget_factor REAL NOT NULL DEFAULT 1;
     CREATE INDEX events_scope_tool ON events (scope, tool);
     """,
+    # v5: archive search: one row per indexed archive entry — its document in the FTS5 table
+    # (created on first search, since not every SQLite has FTS5; 0 = not indexed, e.g. binary),
+    # a note ("binary", or the prefix indexed), and the indexed text compressed (line numbers,
+    # and deleting the document once the entry is gone).
+    """
+    CREATE TABLE search_docs (
+        handle TEXT PRIMARY KEY, doc INTEGER NOT NULL, size INTEGER NOT NULL,
+        note TEXT NOT NULL DEFAULT '', body_z BLOB);
+    CREATE INDEX search_docs_doc ON search_docs (doc);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -7,6 +7,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -147,21 +148,29 @@ def test_the_factor_is_a_bounded_step_function_of_the_counts(payloads, expanded)
     assert scaled["max_lines"] >= 7 and scaled["max_tokens"] >= 99 and scaled["stage_ms"] == 5
 
 
-def test_a_v3_ledger_upgrades_in_place_and_keeps_its_events():
+def test_a_v3_database_upgrades_in_place_keeping_events_and_archive():
     path = os.path.join(os.environ["THRESHER_HOME"], "thresher.db")
     conn = sqlite3.connect(path)
     for script in MIGRATIONS[:3]:
         conn.executescript(script)
+    now, handle = time.time(), handle_of(LOG)
+    conn.execute("INSERT INTO archive (handle, data, size, stored, created, accessed, meta) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?)", (handle, LOG, len(LOG), len(LOG), now, now,
+                                                  repr({"command": "git log"})))
     conn.execute("INSERT INTO events (ts, command, tool, class, graph, role, stream, decision, "
                  "transforms, scope, handle, bytes_in, bytes_out, tokens_in, tokens_out, ms, "
                  "bounces) VALUES (1, 'git log', 'git log', 'git-log', 'git-log.default', "
-                 "'default', 'stdout', 'compressed', 'trim', 'old', 'abc', 10, 5, 8, 4, 1.0, 1)")
+                 "'default', 'stdout', 'compressed', 'trim', 'old', ?, 10, 5, 8, 4, 1.0, 1)",
+                 (handle,))
     conn.execute("PRAGMA user_version = 3")
     conn.commit()
     conn.close()
     (event,) = load_events()
     assert event["command"] == "git log" and event["bounces"] == 1 and event["budget_factor"] == 1.0
     assert savings.family_counts("old", "git log") == (1, 1)
+    from thresher.stores.search import ArchiveSearch
+    (hit,) = ArchiveSearch().search("Grace Hopper", "old", 5)["results"]  # v5: searchable
+    assert hit["handle"] == handle and hit["command"] == "git log" and hit["lines"]
     conn = database().connect()
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     plan = " ".join(str(r) for r in conn.execute(

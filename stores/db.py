@@ -73,10 +73,10 @@ MIGRATIONS = (
     CREATE INDEX events_ts ON events (ts);
     """,
     # v4: bounce-adaptive budgets: the factor each payload's budget ran with, and the index that
-    # makes the per-scope, per-command counts read before every payload one range scan.
+    # finds a scope's latest compressed payloads of one command (read before every payload).
     """
     ALTER TABLE events ADD COLUMN budget_factor REAL NOT NULL DEFAULT 1;
-    CREATE INDEX events_scope_tool ON events (scope, tool);
+    CREATE INDEX events_scope_tool ON events (scope, tool, decision, measure_only);
     """,
     # v5: archive search: one row per indexed archive entry — its document in the FTS5 table
     # (created on first search, since not every SQLite has FTS5; 0 = not indexed, e.g. binary),

@@ -32,6 +32,9 @@ _MULTI = frozenset(("git", "cargo", "npm", "pnpm", "yarn", "go", "docker", "kube
 
 ADAPT_MIN_PAYLOADS = 4
 """Compressed payloads of a command family a scope must have had before its budget adapts."""
+ADAPT_WINDOW = 50
+"""Only a family's latest this many compressed payloads in the scope count: the query reads at
+most this many rows, and the budget follows what the agent does now."""
 ADAPT_STEPS = ((2, 2.0), (4, 1.5))
 """``(n, factor)``, first match wins: at least 1/n of the family's compressed payloads expanded
 gives ``factor`` times the graph's budget (half → 2x, a quarter → 1.5x; less → 1x)."""
@@ -155,11 +158,12 @@ def budget_factor(payloads: int, expanded: int) -> float:
 
 
 def family_counts(scope: str, tool: str, folder: str | None = None) -> tuple[int, int]:
-    """``(payloads, expanded)``: compressed, not measure-only events of ``tool`` in ``scope``, and
-    how many of them were expanded (one indexed range scan)."""
+    """``(payloads, expanded)``: the latest :data:`ADAPT_WINDOW` compressed, not measure-only
+    events of ``tool`` in ``scope``, and how many of them were expanded (one indexed scan)."""
     row = database(folder).run(lambda c: c.execute(
-        "SELECT count(*), coalesce(sum(bounces > 0), 0) FROM events WHERE scope = ? AND tool = ? "
-        "AND decision = 'compressed' AND measure_only = 0", (scope, tool)).fetchone())
+        "SELECT count(*), coalesce(sum(bounces > 0), 0) FROM (SELECT bounces FROM events "
+        "WHERE scope = ? AND tool = ? AND decision = 'compressed' AND measure_only = 0 "
+        "ORDER BY id DESC LIMIT ?)", (scope, tool, ADAPT_WINDOW)).fetchone())
     return int(row[0]), int(row[1])
 
 

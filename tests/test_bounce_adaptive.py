@@ -176,3 +176,21 @@ def test_a_v3_database_upgrades_in_place_keeping_events_and_archive():
     plan = " ".join(str(r) for r in conn.execute(
         "EXPLAIN QUERY PLAN SELECT count(*) FROM events WHERE scope = 'old' AND tool = 'git log'"))
     assert "events_scope_tool" in plan  # one indexed range scan per payload
+
+
+def test_only_the_latest_window_of_a_familys_payloads_counts():
+    res = compress(LOG, command="git log", exit_code=0)
+    assert res.emission.decision == "compressed"
+    for i in range(savings.ADAPT_WINDOW + 10):
+        savings.insert_event({**savings.event_row(res, LOG, command="git log", stream="stdout",
+                                                  role="default", exit_code=0, scope="w",
+                                                  measure_only=False, handle=f"{i:012x}"),
+                              "bounces": int(i < 30)})
+    savings.insert_event({**savings.event_row(res, LOG, command="git log", stream="stdout",
+                                              role="default", exit_code=0, scope="w",
+                                              measure_only=True, handle="f" * 12), "bounces": 1})
+    # the 10 oldest (all expanded) fall out of the window; measure-only payloads never count
+    assert savings.family_counts("w", "git log") == (savings.ADAPT_WINDOW, 20)
+    assert savings.adapt("w", "git log --oneline")["factor"] == 1.5
+    assert savings.adapt("w", "git status") == {"family": "git status", "payloads": 0,
+                                                "expanded": 0, "factor": 1.0}

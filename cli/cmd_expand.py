@@ -1,4 +1,5 @@
-"""``thresher expand HANDLE [--lines A-B] [--grep PATTERN] [--raw]``: the archived original.
+"""``thresher expand HANDLE [--lines A-B] [--grep PATTERN] [--raw]``: the archived original;
+``thresher expand --search TEXT [--scope S | --all-scopes] [--limit N]``: where it was seen.
 
 - no option: the original bytes, byte-exact;
 - ``--lines A-B``: only source lines A to B (1-based, inclusive; the numbering thresher's footers
@@ -152,8 +153,9 @@ def search_main(args) -> int:
     sys.stderr.write(f"thresher expand: {found['matched']} of {found['searched']} archived outputs "
                      f"match ({where}{''.join('; ' + n for n in notes)})\n")
     if not found["searched"] and not args.all_scopes:
-        sys.stderr.write("thresher expand: nothing archived in this scope is recorded in the "
-                         "savings ledger (THRESHER_NO_LEDGER?); --all-scopes searches everything\n")
+        sys.stderr.write("thresher expand: no archived output is recorded for this scope (outputs "
+                         "are tied to a scope by the savings ledger, which THRESHER_NO_LEDGER "
+                         "turns off); --all-scopes searches every archived output\n")
     return 0 if found["matched"] else 1
 
 

@@ -17,7 +17,10 @@ DESCRIPTION = """Show what each stage of a graph does to one tool output.
 Reads the output on stdin (or --input FILE), chooses the graph as `thresher pipe` would (from
 --cmd, --class and --role) unless --graph names one, runs it with tracing on, and prints one row per
 stage: node, stage, decision (applied / declined / rejected / failed / skipped), lines and tokens
-in→out, milliseconds and the reason; then the emission: what the agent would see, and why."""
+in→out, milliseconds and the reason; then the emission: what the agent would see, and why.
+With a reader scope (--scope, or THRESHER_SESSION[/THRESHER_AGENT]) the trace applies that
+scope's state as `thresher pipe` would — blocks it was already shown, and its bounce-adaptive
+budget (a `budget:` line says which) — without recording anything."""
 
 EPILOG = """examples:
   pytest -q > out.txt; thresher trace --cmd "pytest -q" --exit-code $? < out.txt

@@ -168,11 +168,13 @@ class ArchiveSearch:
         text, note = indexable_text(raw)
 
         def txn(conn):
+            if conn.execute("SELECT 1 FROM search_docs WHERE handle = ?", (handle,)).fetchone():
+                return  # another search indexed it meanwhile
             doc = 0
             if text is not None:
                 doc = conn.execute("INSERT INTO search_fts (body) VALUES (?)", (text,)).lastrowid
             conn.execute(
-                "INSERT OR REPLACE INTO search_docs (handle, doc, size, note, body_z) "
+                "INSERT INTO search_docs (handle, doc, size, note, body_z) "
                 "VALUES (?, ?, ?, ?, ?)", (handle, doc, row[2], note,
                                            zlib.compress(text.encode(), 1) if text else None))
         self.db.write(txn)

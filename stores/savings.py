@@ -3,6 +3,8 @@
 An event records the command, payload class, graph and role, the transforms that applied (from
 the run's stage log), bytes and tokens in and out, thresher's own time, and later whether the
 agent expanded the output anyway (a *bounce*: the tokens it then read count against the saving).
+Bounces also steer the budget: :func:`adapt` gives a command family that a reader scope often
+expands a gentler one (a pure step function of the counts, read once before the graph runs).
 
 Honesty rules (DESIGN.md §6): savings are signed (an output that grew counts negative); the
 counterfactual is capped at ``COUNTERFACTUAL_CHARS`` (an agent would not have read more of the raw

@@ -48,6 +48,26 @@ def _tokens(text: str) -> int:
     return int(text)
 
 
+def archive_retention():
+    """The archive's size against its cap (a warning when the retention floor keeps it over)."""
+    from thresher.integrations.doctor import OK, WARN, Check
+    from thresher.stores.archive import RETENTION_FLOOR_S, default_archive
+    try:
+        st = default_archive().stats()
+    except Exception as exc:  # noqa: BLE001 - the archive check above reports an unusable store
+        return Check(WARN, "archive retention", f"cannot read the archive: {exc}", "")
+    mib = 1024 * 1024
+    used = (f"{st['entries']} entries, {st['stored_bytes'] / mib:.1f} MiB stored of the "
+            f"{st['cap_bytes'] / mib:.1f} MiB cap (THRESHER_ARCHIVE_MAX_MB)")
+    if not st["over_cap_bytes"]:
+        return Check(OK, "archive retention", used, "")
+    return Check(WARN, "archive retention",
+                 f"{used}: {st['over_cap_bytes'] / mib:.1f} MiB over, because the "
+                 f"{st['young_entries']} entries used in the last {RETENTION_FLOOR_S // 60} minutes "
+                 "are never evicted (their footers' handles must stay valid); it shrinks as they age",
+                 "raise THRESHER_ARCHIVE_MAX_MB if this persists")
+
+
 def main(argv: list[str]) -> int:
     """Run the checks and print them."""
     ap = argparse.ArgumentParser(prog="thresher doctor", description=__doc__,
@@ -73,6 +93,7 @@ def main(argv: list[str]) -> int:
     checks.append(check_standing(args.gate))
     checks += check_posture() + [check_switches()]
     checks.append(store_skips())
+    checks.append(archive_retention())
     for check in checks:
         print(check.render())
     failed = sum(c.status == FAIL for c in checks)

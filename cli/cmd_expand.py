@@ -1,4 +1,5 @@
-"""``thresher expand HANDLE [--lines A-B] [--grep PATTERN] [--raw]``: the archived original.
+"""``thresher expand HANDLE [--lines A-B] [--grep PATTERN] [--raw]``: the archived original;
+``thresher expand --search TEXT [--scope S | --all-scopes] [--limit N]``: where it was seen.
 
 - no option: the original bytes, byte-exact (a binary original — an image, a PDF, an archive —
   is one line with its type and size instead: ``--raw`` gives its bytes, for a file);
@@ -14,6 +15,13 @@ with the same values masked, line for line (line numbers unchanged; ``--grep`` s
 text). ``--unmasked`` prints them as they were — only to a terminal: with stdout a pipe or a file
 (an agent's tool call) it is refused, exit 2.
 
+``--search TEXT`` looks through every archived output of this reader scope instead (SQLite
+FTS5, indexed on first use; ``--scope S`` another scope, ``--all-scopes`` every one): newest
+first, each as its handle and command, then its matching lines numbered ``N:line``. Words match
+whole and case-insensitively (``Modul*`` is a prefix); lines holding every word are shown, else
+those holding any. Only the first MiB of an output is indexed (results say so); binary outputs
+are not.
+
 HANDLE may be any unique prefix of a handle. An unknown, ambiguous or expired handle, or a
 ``--grep`` that matches nothing, prints why on stderr and exits 1. Every expansion is counted
 against the saving of the payload it came from (a *bounce*, see ``thresher gain``).
@@ -25,8 +33,11 @@ import argparse
 import re
 import sys
 
+from thresher.stores.search import ANSI as _ANSI
+
 OPEN_END = 10 ** 12
-_ANSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+SHOWN_PER_OUTPUT = 20
+"""Matching lines ``--search`` prints of one output (the rest are counted, one --grep away)."""
 
 
 def split_lines(raw: bytes) -> list[bytes]:
@@ -89,11 +100,79 @@ def _masked(archive, handle: str, raw: bytes) -> bytes:
     return masked
 
 
+def _mask_for_index(raw: bytes, meta: dict) -> bytes:
+    """What the search indexes of an archived output: secrets masked as ``expand`` shows them."""
+    from thresher.stages.secrets import mask_archived
+    masked = mask_archived(raw, meta)
+    return raw if masked is None else masked
+
+
+def render_search(found: dict, limit: int) -> str:
+    """The ``--search`` results: per output a header, then its numbered matching lines."""
+    import shlex
+    out = []
+    for r in found["results"]:
+        cut = f" · only its {r['note']} are indexed" if r["note"] else ""
+        out.append(f"{r['handle']}  {r['command'] or '(no command)'}  · {len(r['lines'])} "
+                   f"matching line{'s' if len(r['lines']) != 1 else ''} of {r['total_lines']}{cut}")
+        for n, line in r["lines"][:SHOWN_PER_OUTPUT]:
+            out.append(f"{n}:{line}")
+        more = len(r["lines"]) - SHOWN_PER_OUTPUT
+        if more > 0:
+            out.append(f"[thresher: {more} more matching lines · thresher expand {r['handle']} "
+                       f"--grep {shlex.quote(r['grep'])}]")
+        out.append("")
+    if found["matched"] > limit:
+        out.append(f"[thresher: {found['matched'] - limit} more outputs match · --limit "
+                   f"{found['matched']} shows them]")
+    return "\n".join(out).rstrip("\n") + "\n" if out else ""
+
+
+def search_main(args) -> int:
+    """``--search``: print the matches; exit 1 when none, 2 when search cannot run."""
+    from thresher.stores.search import ArchiveSearch, SearchError, SearchUnavailable
+    if args.all_scopes:
+        scope, where = None, "every scope"
+    else:
+        from thresher import switches
+        scope = switches.scope() if args.scope is None else args.scope.strip()
+        where = f"scope {scope!r}" if scope else "no session scope"
+    try:
+        found = ArchiveSearch(prepare=_mask_for_index).search(args.search, scope, args.limit)
+    except (SearchError, SearchUnavailable) as exc:
+        sys.stderr.write(f"thresher expand: {exc}\n")
+        return 2
+    except Exception as exc:  # noqa: BLE001 - an unreadable store is still a clear message
+        sys.stderr.write(f"thresher expand: cannot search the archive: {exc}\n")
+        return 1
+    sys.stdout.write(render_search(found, args.limit))
+    notes = [f"{found['binary']} binary not indexed"] if found["binary"] else []
+    if found["cut"]:
+        notes.append(f"{found['cut']} indexed in their first MiB only")
+    if found["busy"]:
+        notes.append(f"{found['busy']} not indexed yet (database busy; the next search will)")
+    sys.stderr.write(f"thresher expand: {found['matched']} of {found['searched']} archived outputs "
+                     f"match ({where}{''.join('; ' + n for n in notes)})\n")
+    if not found["searched"] and not args.all_scopes:
+        sys.stderr.write("thresher expand: no archived output is recorded for this scope (outputs "
+                         "are tied to a scope by the savings ledger, which THRESHER_NO_LEDGER "
+                         "turns off); --all-scopes searches every archived output\n")
+    return 0 if found["matched"] else 1
+
+
 def main(argv: list[str]) -> int:
     """Print the original (or a slice) of HANDLE; exit 1 when it is unknown or expired."""
     ap = argparse.ArgumentParser(prog="thresher expand", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("handle", help="the handle printed in a thresher footer (or a unique prefix)")
+    ap.add_argument("handle", nargs="?",
+                    help="the handle printed in a thresher footer (or a unique prefix)")
+    ap.add_argument("--search", metavar="TEXT", help="search every archived output of this "
+                    "scope for these words (instead of printing one HANDLE)")
+    ap.add_argument("--scope", metavar="S", help="with --search: this reader scope (default: "
+                    "THRESHER_SESSION[/THRESHER_AGENT]; '' = outputs without a session)")
+    ap.add_argument("--all-scopes", action="store_true", help="with --search: every scope")
+    ap.add_argument("--limit", type=int, default=10, metavar="N",
+                    help="with --search: show at most N outputs (default 10)")
     ap.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive)")
     ap.add_argument("--grep", metavar="PATTERN", help="only lines matching this regex, numbered")
     ap.add_argument("--raw", action="store_true",
@@ -104,6 +183,15 @@ def main(argv: list[str]) -> int:
         args = ap.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if args.search is not None or args.handle is None:
+        if args.handle is not None or args.search is None:
+            sys.stderr.write("thresher expand: give a HANDLE, or --search TEXT (to search one "
+                             "output, use HANDLE --grep PATTERN)\n")
+            return 2
+        if args.limit < 1:
+            sys.stderr.write(f"thresher expand: --limit wants a number >= 1, got {args.limit}\n")
+            return 2
+        return search_main(args)
     if args.unmasked and not sys.stdout.isatty():
         sys.stderr.write("thresher expand: --unmasked prints secret values, so only to a terminal "
                          "(stdout here is a pipe or a file); run it yourself in a terminal\n")

@@ -74,7 +74,24 @@ def render_text(report: dict) -> str:
         lines += _table(title, report[key], GROUP_COLS)
     lines += _table("outputs that grew (counted against the saving)", report["grew"], EVENT_COLS)
     lines += _table("most bounced (expanded after all)", report["most_bounced"], EVENT_COLS)
+    lines += adaptive_lines(report)
     return "\n".join(lines) + "\n"
+
+
+# --- bounce-adaptive budgets (issue 19 item 5) ---
+ADAPTIVE_COLS = [("", "key"), ("payloads compressed", "payloads"),
+                 ("payloads expanded", "expanded"), ("payloads given a gentler budget", "gentler"),
+                 ("largest budget factor", "factor_text")]
+
+
+def adaptive_lines(report: dict) -> list[str]:
+    """The per-command table of bounce-adaptive budgets (nothing when no command adapted)."""
+    from thresher.stores.savings import ADAPT_MIN_PAYLOADS
+    rows = [{**r, "factor_text": f"x{r['factor']:g}"} for r in report.get("adaptive", [])]
+    title = (f"bounce-adaptive budgets (per command and scope, after {ADAPT_MIN_PAYLOADS} "
+             "compressed payloads: a quarter expanded → 1.5x the graph's budget, half → 2x)")
+    return _table(title, rows, ADAPTIVE_COLS)
+# --- end bounce-adaptive budgets ---
 
 
 def write_csv(events: list[dict], out) -> None:

@@ -17,13 +17,17 @@ DESCRIPTION = """Show what each stage of a graph does to one tool output.
 Reads the output on stdin (or --input FILE), chooses the graph as `thresher pipe` would (from
 --cmd, --class and --role) unless --graph names one, runs it with tracing on, and prints one row per
 stage: node, stage, decision (applied / declined / rejected / failed / skipped), lines and tokens
-in→out, milliseconds and the reason; then the emission: what the agent would see, and why."""
+in→out, milliseconds and the reason; then the emission: what the agent would see, and why.
+With a reader scope (--scope, or THRESHER_SESSION[/THRESHER_AGENT]) the trace applies that
+scope's state as `thresher pipe` would — blocks it was already shown, and its bounce-adaptive
+budget (a `budget:` line says which) — without recording anything."""
 
 EPILOG = """examples:
   pytest -q > out.txt; thresher trace --cmd "pytest -q" --exit-code $? < out.txt
   git status | thresher trace --cmd "git status" --json
   thresher trace --graph .thresher/graphs/pytest.default.yaml --cmd pytest --input out.txt
   thresher trace --cmd "pytest -q" --exit-code 1 --html trace.html < out.txt
+  thresher trace --cmd "git log" --scope "$THRESHER_SESSION" < log.txt   # as that reader gets it
 
 --html writes one offline page (no network needed): the graph with each node coloured by its
 decision and tokens in→out; click a node to see that stage's input and output side by side
@@ -53,7 +57,21 @@ def _parser() -> argparse.ArgumentParser:
                     "and output view (lines, line origins, tiers): the data the --html page draws")
     ap.add_argument("--html", metavar="FILE", help="write the trace explorer page to FILE "
                     "(self-contained HTML) instead of printing the table")
+    ap.add_argument("--scope", metavar="S", help="the reader scope whose state to apply, read "
+                    "only: blocks already shown to it, and its bounce-adaptive budget (default: "
+                    "THRESHER_SESSION[/THRESHER_AGENT]; '' for none)")
     return ap
+
+
+def preview_ledger(args: argparse.Namespace):
+    """``(scope, ledger)``: the reader scope the trace applies, and a ledger that reads its state
+    without recording anything (``("", None)`` without a scope or with the ledger off)."""
+    from thresher import switches
+    scope = switches.scope() if args.scope is None else args.scope.strip()
+    if not scope or switches.ledger_disabled():
+        return "", None
+    from thresher.stores.sessions import PreviewLedger
+    return scope, PreviewLedger()
 
 
 def chosen_plan(args: argparse.Namespace) -> dict | None:
@@ -70,9 +88,10 @@ def run(args: argparse.Namespace, plan: dict | None = None):
     from thresher.dataflow.api import compress
     plan = plan if plan is not None else chosen_plan(args)
     data = read_input(args.input)
+    scope, ledger = preview_ledger(args) if hasattr(args, "scope") else ("", None)
     # The explorer needs every stage's input and output view; the table does not pay for them.
     return compress(data, command=args.cmd, exit_code=args.exit_code, role=args.role,
-                    pclass=args.pclass, plan=plan, trace=True,
+                    pclass=args.pclass, plan=plan, trace=True, scope=scope, ledger=ledger,
                     keep_views=bool(getattr(args, "html", None) or getattr(args, "views", False)))
 
 

@@ -10,7 +10,7 @@ import time
 
 from blake3 import blake3
 
-from .contract import Context
+from .contract import Context, clamp_factor, scaled_budget
 from .executor import initial_payload, run_plan
 from .finalize import Emission, finalize
 from .plan import PASSTHROUGH_CLASSES, load_plans
@@ -23,10 +23,11 @@ MAX_INPUT = 64 * 1024 * 1024
 class Result:
     """What :func:`compress` returns: the output, the emission summary, and the trace."""
 
-    __slots__ = ("output", "emission", "trace", "graph_id", "pclass", "ms", "handle", "archived")
+    __slots__ = ("output", "emission", "trace", "graph_id", "pclass", "ms", "handle", "archived",
+                 "budget_factor")
 
     def __init__(self, emission: Emission, trace, graph_id: str, pclass: str, ms: float,
-                 handle: str = "", archived: bool = False) -> None:
+                 handle: str = "", archived: bool = False, budget_factor: float = 1.0) -> None:
         self.output = emission.output
         self.emission = emission
         self.trace = trace
@@ -35,6 +36,7 @@ class Result:
         self.ms = ms
         self.handle = handle          # blake3 handle of the raw input ("" when not computed)
         self.archived = archived      # True when Persist stored the raw input under ``handle``
+        self.budget_factor = budget_factor  # the bounce-adaptive factor the budget ran with
 
     @property
     def applied(self) -> list[str]:
@@ -74,7 +76,9 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
     classifier, or — without a command — a fingerprint of the first KiB) and ``role`` choose a graph
     among those visible from ``cwd``. Output of an unrecognised or passthrough class is unchanged.
     ``ledger`` (a :class:`~thresher.dataflow.contract.SessionLedger`) lets the Ledger stage fold
-    blocks already delivered to ``scope``; the final emission is then recorded as delivered.
+    blocks already delivered to ``scope``; the final emission is then recorded as delivered. It
+    also says, once before the graph runs, whether ``scope`` expands this command's outputs often
+    enough for a gentler budget (bounce-adaptive Route; the trace records the decision).
     With ``trace``, ``keep_text`` adds each stage's input/output text to its record and
     ``keep_views`` its input/output views with their line origins (for a side-by-side diff).
     """
@@ -92,7 +96,7 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
     if len(raw) > MAX_INPUT:
         em = Emission(raw, "raw", f"input larger than {MAX_INPUT} bytes passes through")
         return Result(em, tr, "", pclass or "", (time.perf_counter() - t0) * 1000)
-    graph_id, handle, archived = "", "", False
+    graph_id, handle, archived, factor = "", "", False, 1.0
     try:
         if plan is None:
             if plans is None:
@@ -115,6 +119,8 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
         payload = initial_payload(raw, command=command, argv=tuple(command.split()),
                                   exit_code=exit_code, stream=stream, pclass=pclass, role=role,
                                   scope=scope)
+        if ledger is not None and scope:
+            plan, factor = _adapted(plan, ledger, scope, command, tr)
         ctx = Context(plan["budget"], archive, handle, graph_id,
                       {"ledger": ledger} if ledger is not None and scope else None)
         final, halt = run_plan(plan, payload, ctx, tr)
@@ -125,7 +131,24 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
     tr.finish(**em.as_dict())
     if ledger is not None and scope:
         _record_delivered(ledger, scope, em.output)
-    return Result(em, tr, graph_id, pclass or "", (time.perf_counter() - t0) * 1000, handle, archived)
+    return Result(em, tr, graph_id, pclass or "", (time.perf_counter() - t0) * 1000, handle, archived,
+                  factor)
+
+
+def _adapted(plan: dict, ledger, scope: str, command: str, tr) -> tuple[dict, float]:
+    """``plan`` with the budget the ledger's bounce counts give this command in ``scope``, and the
+    factor applied; the plan unchanged (factor 1) when the ledger has no answer or fails."""
+    try:
+        info = ledger.budget_adapt(scope, command)
+    except Exception:  # noqa: BLE001 - fail open: a ledger problem means the graph's own budget
+        info = None
+    if not info:
+        return plan, 1.0
+    factor = clamp_factor(float(info.get("factor", 1.0)))
+    budget = scaled_budget(plan["budget"], factor)
+    tr.budget(**{**info, "factor": factor}, max_lines=budget["max_lines"],
+              max_tokens=budget["max_tokens"])
+    return ({**plan, "budget": budget} if factor != 1.0 else plan), factor
 
 
 def _record_delivered(ledger, scope: str, output: bytes) -> None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from .payload import PHASE_INDEX, Out, Payload
 
-__all__ = ["ANY_CLASS", "Archive", "Context", "Out", "Payload", "SessionLedger", "StageInfo",
-           "StageResult"]
+__all__ = ["ANY_CLASS", "Archive", "Context", "MAX_BUDGET_FACTOR", "Out", "Payload",
+           "SessionLedger", "StageInfo", "StageResult", "clamp_factor", "scaled_budget"]
 
 ANY_CLASS = "*"
 
@@ -72,6 +72,32 @@ class SessionLedger:
 
     def record(self, scope: str, lines: list[str]) -> None:
         """Remember that ``lines`` (the final emission) were delivered to ``scope``."""
+
+    def budget_adapt(self, scope: str, command: str) -> dict | None:
+        """How gently to budget ``command``'s output for ``scope``, read once before the graph
+        runs: ``{"family", "payloads", "expanded", "factor"}`` (see :func:`scaled_budget`), or
+        ``None`` for no adaptation. Must not change state and must depend on the stored counts
+        alone (never the clock), so output stays deterministic given the scope state."""
+        return None
+
+
+MAX_BUDGET_FACTOR = 2.0
+"""The most a bounce-adaptive budget may exceed the graph's own."""
+
+
+def clamp_factor(factor: float) -> float:
+    """``factor`` within [1, MAX_BUDGET_FACTOR] (1 for anything else, NaN included): an adaptation
+    can loosen a graph's budget, never tighten it."""
+    return min(factor, MAX_BUDGET_FACTOR) if factor >= 1.0 else 1.0
+
+
+def scaled_budget(budget: dict, factor: float) -> dict:
+    """``budget`` with its line and token caps times the clamped ``factor``."""
+    factor = clamp_factor(factor)
+    if factor == 1.0:
+        return budget
+    return {**budget, "max_lines": int(budget["max_lines"] * factor),
+            "max_tokens": int(budget["max_tokens"] * factor)}
 
 
 class Context:

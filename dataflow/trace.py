@@ -39,6 +39,9 @@ class NullTrace:
     def finish(self, **final: object) -> None:
         """Record the final emission (ignored)."""
 
+    def budget(self, **adapt: object) -> None:
+        """Record the bounce-adaptive budget decision (ignored)."""
+
 
 class StageLog(NullTrace):
     """Records only which stages applied: cheap enough for the hot path (the savings ledger)."""
@@ -65,6 +68,7 @@ class Trace(NullTrace):
         self.keep_views = keep_views
         self.records: list[dict] = []
         self.final: dict = {}
+        self.adapt: dict = {}
 
     def stage(self, node: dict, decision: str, reason: str, before, after, ms: float,
               port: str = "out") -> None:
@@ -90,6 +94,11 @@ class Trace(NullTrace):
         """Record the final emission and its totals."""
         self.final = dict(final)
 
+    def budget(self, **adapt: object) -> None:
+        """Record the budget decision read from the ledger before the graph ran: the command
+        family, its payloads and expanded payloads in this scope, the factor, the caps used."""
+        self.adapt = dict(adapt)
+
     @property
     def applied(self) -> list[str]:
         """Keys of the stages that applied, in order (as :class:`StageLog` records them)."""
@@ -98,4 +107,7 @@ class Trace(NullTrace):
 
     def to_dict(self) -> dict:
         """The whole trace as JSON-ready data."""
-        return {"graph": self.graph_id, "stages": self.records, "final": self.final}
+        data = {"graph": self.graph_id, "stages": self.records, "final": self.final}
+        if self.adapt:
+            data["budget"] = self.adapt
+        return data

@@ -7,8 +7,11 @@ re-derived from the bytes on every read, so a damaged entry can never be passed 
 
 Retention: an entry expires ``THRESHER_ARCHIVE_TTL_DAYS`` (default 7) after it was last stored or
 expanded, and the archive is kept under ``THRESHER_ARCHIVE_MAX_MB`` (default 512) by evicting the
-least recently used entries. Evicted entries leave a small tombstone for a while, so ``expand``
-can say "expired" rather than "unknown". Bodies over 512 bytes are zlib-compressed (level 1: cheap
+least recently used entries. Neither ever removes an entry used in the last
+:data:`RETENTION_FLOOR_S` (30 minutes): a footer's handle stays valid at least that long whatever
+the settings. When only such young entries are left, the archive stays over its cap (``stats()``
+says by how much; ``thresher doctor`` reports it) until they age. Evicted entries leave a small
+tombstone for a while, so ``expand`` can say "expired" rather than "unknown". Bodies over 512 bytes are zlib-compressed (level 1: cheap
 on the hot path, and tool output shrinks 5-10x).
 """
 
@@ -28,11 +31,18 @@ EVICT_EVERY = 32
 """Run retention after every this many new entries (by rowid): cheap, and bounded overshoot."""
 TOMBSTONE_TTLS = 4
 """Tombstones are dropped after this many TTLs."""
+RETENTION_FLOOR_S = 30 * 60
+"""No entry used (stored or expanded) more recently than this is expired or evicted."""
+
+
+def clock() -> float:
+    """The time retention measures ages with (a function, so tests can move it)."""
+    return time.time()
 
 
 def ttl_seconds() -> float:
-    """How long an entry lives after its last use."""
-    return _env_float("THRESHER_ARCHIVE_TTL_DAYS", 7.0) * 86400
+    """How long an entry lives after its last use (never less than the retention floor)."""
+    return max(_env_float("THRESHER_ARCHIVE_TTL_DAYS", 7.0) * 86400, RETENTION_FLOOR_S)
 
 
 def max_bytes() -> int:
@@ -93,7 +103,7 @@ class SqliteArchive:
         data, codec = _pack(raw)
         if len(data) > max_bytes():
             raise ArchiveError(f"payload of {len(raw)} bytes exceeds the archive cap")
-        now = time.time()
+        now = clock()
         # repr, not json: the metadata is plain str/int/None, and json costs ~1 ms of imports on
         # the hot path; meta() reads it back with ast.literal_eval (never eval).
         row = (handle, data, codec, len(raw), len(data), now, now, repr(dict(sorted(meta.items()))))
@@ -142,7 +152,7 @@ class SqliteArchive:
         if row is None:
             raise ArchiveError(f"unknown handle {handle!r}")
         data, codec, gone, created, accessed = row
-        now = time.time()
+        now = clock()
         if gone or data is None or now - accessed > ttl_seconds():
             why = "evicted to keep the archive under its size cap" if gone == "evicted" else (
                 f"expired: archives are kept {_ago(ttl_seconds())} after last use")
@@ -172,8 +182,12 @@ class SqliteArchive:
             return {}
 
     def evict(self, now: float | None = None) -> dict:
-        """Apply the TTL and the size cap; return how many entries expired and were evicted."""
-        now = time.time() if now is None else now
+        """Apply the TTL and the size cap, sparing entries younger than the retention floor.
+
+        Returns how many entries expired and were evicted, and ``over_cap``: the stored bytes
+        still over the cap because only entries under the floor were left to evict.
+        """
+        now = clock() if now is None else now
         ttl, cap = ttl_seconds(), max_bytes()
 
         def txn(conn):
@@ -185,26 +199,33 @@ class SqliteArchive:
             if total > cap:
                 target = total - int(cap * 0.9)  # evict a little extra: not on every put
                 for handle, stored in conn.execute(
-                        "SELECT handle, stored FROM archive WHERE gone IS NULL ORDER BY accessed"):
+                        "SELECT handle, stored FROM archive WHERE gone IS NULL AND accessed < ? "
+                        "ORDER BY accessed", (now - RETENTION_FLOOR_S,)):
                     if target <= 0:
                         break
                     victims.append((handle,))
                     target -= stored
+                    total -= stored
                 conn.executemany("UPDATE archive SET data = NULL, stored = 0, gone = 'evicted' "
                                  "WHERE handle = ?", victims)
             conn.execute("DELETE FROM archive WHERE gone IS NOT NULL AND accessed < ?",
                          (now - TOMBSTONE_TTLS * ttl,))
-            return {"expired": expired, "evicted": len(victims)}
+            return {"expired": expired, "evicted": len(victims), "over_cap": max(0, total - cap)}
         result = self.db.write(txn)
         _housekeeping(self.db, now - ttl)
         return result
 
-    def stats(self) -> dict:
-        """Entries, original and stored bytes of what the archive holds now."""
+    def stats(self, now: float | None = None) -> dict:
+        """What the archive holds now: entries, original and stored bytes, the cap, the bytes
+        over it, and the entries the retention floor protects (used in the last 30 minutes)."""
+        now = clock() if now is None else now
         row = self.db.run(lambda c: c.execute(
-            "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(stored), 0) FROM archive "
-            "WHERE gone IS NULL").fetchone())
-        return {"entries": row[0], "bytes": row[1], "stored_bytes": row[2]}
+            "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(stored), 0), "
+            "coalesce(sum(accessed >= ?), 0) FROM archive WHERE gone IS NULL",
+            (now - RETENTION_FLOOR_S,)).fetchone())
+        cap = max_bytes()
+        return {"entries": row[0], "bytes": row[1], "stored_bytes": row[2], "cap_bytes": cap,
+                "over_cap_bytes": max(0, row[2] - cap), "young_entries": row[3]}
 
 
 def _housekeeping(db, cutoff: float) -> None:

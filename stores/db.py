@@ -72,6 +72,22 @@ MIGRATIONS = (
     CREATE INDEX events_handle ON events (handle);
     CREATE INDEX events_ts ON events (ts);
     """,
+    # v4: bounce-adaptive budgets: the factor each payload's budget ran with, and the index that
+    # finds a scope's latest compressed payloads of one command (read before every payload).
+    """
+    ALTER TABLE events ADD COLUMN budget_factor REAL NOT NULL DEFAULT 1;
+    CREATE INDEX events_scope_tool ON events (scope, tool, decision, measure_only);
+    """,
+    # v5: archive search: one row per indexed archive entry — its document in the FTS5 table
+    # (created on first search, since not every SQLite has FTS5; 0 = not indexed, e.g. binary),
+    # a note ("binary", or the prefix indexed), and the indexed text compressed (line numbers,
+    # and deleting the document once the entry is gone).
+    """
+    CREATE TABLE search_docs (
+        handle TEXT PRIMARY KEY, doc INTEGER NOT NULL, size INTEGER NOT NULL,
+        note TEXT NOT NULL DEFAULT '', body_z BLOB);
+    CREATE INDEX search_docs_doc ON search_docs (doc);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

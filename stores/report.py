@@ -101,7 +101,24 @@ def summarize(events: list[dict], top: int = 10) -> dict:
         "by_day": sorted(_grouped(real, _day), key=lambda r: r["key"]),
         "grew": [_brief(e, m) for e, m in grew[:top]],
         "most_bounced": [_brief(e, m) for e, m in bounced[:top]],
+        "adaptive": adaptive_rows([e for e, _ in real]),
     }
+
+
+def adaptive_rows(events: list[dict]) -> list[dict]:
+    """Per command family: compressed payloads, how many were expanded, how many ran with a
+    gentler (bounce-adaptive) budget and the largest factor used; only families with either."""
+    rows: dict[str, dict] = {}
+    for e in events:
+        row = rows.setdefault(e["tool"], {"key": e["tool"], "payloads": 0, "expanded": 0,
+                                          "gentler": 0, "factor": 1.0})
+        factor = float(e.get("budget_factor") or 1.0)
+        row["payloads"] += e["decision"] == "compressed"
+        row["expanded"] += bool(e["bounces"]) and e["decision"] == "compressed"
+        row["gentler"] += factor > 1.0
+        row["factor"] = max(row["factor"], factor)
+    return sorted((r for r in rows.values() if r["expanded"] or r["gentler"]),
+                  key=lambda r: (-r["gentler"], -r["expanded"], r["key"]))
 
 
 def tokenizer_note(report: dict) -> str:

@@ -3,6 +3,8 @@
 An event records the command, payload class, graph and role, the transforms that applied (from
 the run's stage log), bytes and tokens in and out, thresher's own time, and later whether the
 agent expanded the output anyway (a *bounce*: the tokens it then read count against the saving).
+Bounces also steer the budget: :func:`adapt` gives a command family that a reader scope often
+expands a gentler one (a pure step function of the counts, read once before the graph runs).
 
 Honesty rules (DESIGN.md §6): savings are signed (an output that grew counts negative); the
 counterfactual is capped at ``COUNTERFACTUAL_CHARS`` (an agent would not have read more of the raw
@@ -28,6 +30,16 @@ BOOKKEEPING = frozenset(("score", "route", "persist"))
 """Stages that run on every payload and transform nothing by themselves: not listed as transforms."""
 _MULTI = frozenset(("git", "cargo", "npm", "pnpm", "yarn", "go", "docker", "kubectl", "uv",
                     "poetry", "pip", "pip3", "helm", "dotnet", "make", "bun", "gh"))
+
+
+ADAPT_MIN_PAYLOADS = 4
+"""Compressed payloads of a command family a scope must have had before its budget adapts."""
+ADAPT_WINDOW = 50
+"""Only a family's latest this many compressed payloads in the scope count: the query reads at
+most this many rows, and the budget follows what the agent does now."""
+ADAPT_STEPS = ((2, 2.0), (4, 1.5))
+"""``(n, factor)``, first match wins: at least 1/n of the family's compressed payloads expanded
+gives ``factor`` times the graph's budget (half → 2x, a quarter → 1.5x; less → 1x)."""
 
 
 def disabled() -> bool:
@@ -90,7 +102,8 @@ def event_row(res, raw: bytes, *, command: str, stream: str, role: str, exit_cod
             "decision": em.decision, "transforms": ",".join(transforms), "exit_code": exit_code,
             "scope": scope, "handle": handle, "bytes_in": len(raw), "bytes_out": len(out),
             "tokens_in": t_in, "tokens_out": t_out, "ms": round(res.ms, 3),
-            "measure_only": int(bool(measure_only)), "output_z": output_z}
+            "measure_only": int(bool(measure_only)), "output_z": output_z,
+            "budget_factor": float(getattr(res, "budget_factor", 1.0))}
 
 
 def record_payload(res, raw: bytes, *, command: str = "", stream: str = "stdout",
@@ -134,6 +147,41 @@ def bounce(handle: str, tokens: int, folder: str | None = None) -> bool:
         "UPDATE events SET bounces = bounces + 1, bounce_tokens = bounce_tokens + ? "
         "WHERE id = (SELECT max(id) FROM events WHERE handle = ?)", (tokens, handle)).rowcount)
     return bool(n)
+
+
+def budget_factor(payloads: int, expanded: int) -> float:
+    """The budget multiplier of a command family that had ``payloads`` compressed payloads in a
+    scope, ``expanded`` of them expanded afterwards: a pure, bounded step function (1, 1.5, 2)."""
+    if payloads < ADAPT_MIN_PAYLOADS:
+        return 1.0
+    for n, factor in ADAPT_STEPS:
+        if expanded * n >= payloads:
+            return factor
+    return 1.0
+
+
+def family_counts(scope: str, tool: str, folder: str | None = None) -> tuple[int, int]:
+    """``(payloads, expanded)``: the latest :data:`ADAPT_WINDOW` compressed, not measure-only
+    events of ``tool`` in ``scope``, and how many of them were expanded (one indexed scan)."""
+    row = database(folder).run(lambda c: c.execute(
+        "SELECT count(*), coalesce(sum(bounces > 0), 0) FROM (SELECT bounces FROM events "
+        "WHERE scope = ? AND tool = ? AND decision = 'compressed' AND measure_only = 0 "
+        "ORDER BY id DESC LIMIT ?)", (scope, tool, ADAPT_WINDOW)).fetchone())
+    return int(row[0]), int(row[1])
+
+
+def adapt(scope: str, command: str, folder: str | None = None) -> dict | None:
+    """The bounce-adaptive budget of ``command`` in ``scope`` (``None`` without a scope, with the
+    ledger off, or when the ledger cannot be read: the graph's own budget then applies)."""
+    if not scope or disabled():
+        return None
+    family = tool_of(command)
+    try:
+        payloads, expanded = family_counts(scope, family, folder)
+    except Exception:  # noqa: BLE001 - missing, locked or damaged ledger: fail open
+        return None
+    return {"family": family, "payloads": payloads, "expanded": expanded,
+            "factor": budget_factor(payloads, expanded)}
 
 
 def load_events(folder: str | None = None, since: float | None = None) -> list[dict]:

@@ -89,6 +89,11 @@ class SessionLedger:
         self.db.write(lambda c: c.executemany(
             "INSERT OR IGNORE INTO delivered (scope, key, ts) VALUES (?, ?, ?)", rows))
 
+    def budget_adapt(self, scope: str, command: str) -> dict | None:
+        """The bounce-adaptive budget of ``command`` for ``scope`` (see ``savings.adapt``)."""
+        from .savings import adapt
+        return adapt(scope, command, self.db.folder)
+
     def scopes(self) -> list[dict]:
         """Every scope with state: delivered windows, files read, last activity."""
         rows = self.db.run(lambda c: c.execute(
@@ -98,6 +103,14 @@ class SessionLedger:
             " SELECT scope, 0, count(DISTINCT path), max(ts) FROM reads GROUP BY scope)"
             " GROUP BY scope ORDER BY max(ts) DESC").fetchall())
         return [{"scope": s, "blocks": n, "files": r, "last": ts} for s, n, r, ts in rows]
+
+
+class PreviewLedger(SessionLedger):
+    """A scope's state read as the engine would read it, never written (for ``thresher trace``:
+    showing what a reader would get must not mark anything as delivered to it)."""
+
+    def record(self, scope: str, lines: "list[str]") -> None:
+        """Record nothing."""
 
 
 def drop_scope(scope: str, *, subscopes: bool = False, folder: str | None = None) -> int:

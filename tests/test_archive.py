@@ -19,6 +19,8 @@ from thresher.stores.archive import SqliteArchive, default_archive
 from thresher.stores.db import MIGRATIONS, SCHEMA_VERSION, database
 from thresher.stores.savings import record_payload
 
+from .store_util import Clock, patch_clock
+
 
 def _put(raw: bytes) -> str:
     handle = handle_of(raw)
@@ -72,7 +74,12 @@ def test_entries_expire_after_the_ttl_and_say_so(monkeypatch):
     assert default_archive().get(handle) == b"old output\n" * 50
 
 
-def test_size_cap_evicts_least_recently_used(monkeypatch):
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    return patch_clock(monkeypatch)
+
+
+def test_size_cap_evicts_least_recently_used(monkeypatch, clock):
     monkeypatch.setenv("THRESHER_ARCHIVE_MAX_MB", str(64 / 1024))  # 64 KiB
     monkeypatch.setattr(archive_mod, "EVICT_EVERY", 1)
     blobs = [os.urandom(8192) for _ in range(20)]  # incompressible: 8 KiB each stored
@@ -81,7 +88,7 @@ def test_size_cap_evicts_least_recently_used(monkeypatch):
         handles.append(_put(blob))
         if i == 2:
             default_archive().get(handles[0])  # used recently: survives longer than 1 and 2
-        time.sleep(0.002)
+        clock.now += archive_mod.RETENTION_FLOOR_S  # each entry is old by the time the next comes
     assert default_archive().stats()["stored_bytes"] <= 64 * 1024
     assert default_archive().get(handles[-1]) == blobs[-1]
     with pytest.raises(ArchiveError, match="size cap"):

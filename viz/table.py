@@ -49,9 +49,20 @@ def render(trace: dict, max_reason: int = MAX_REASON) -> str:
         out += format_rows([HEADERS] + [row(r, max_reason) for r in records], _RIGHT)
     else:
         out.append("(no stage ran)")
+    if trace.get("budget"):
+        out.append(budget_line(trace["budget"]))
     final = trace.get("final") or {}
     line = f"emission: {final_text(final) or '(none)'}"
     if final.get("handle"):
         line += f" · thresher expand {final['handle']}"
     out.append(line)
     return "\n".join(out) + "\n"
+
+
+def budget_line(adapt: dict) -> str:
+    """The bounce-adaptive budget decision: command family, its counts in this scope, the factor."""
+    factor = float(adapt.get("factor", 1.0))
+    caps = f"max_lines {adapt.get('max_lines')}, max_tokens {adapt.get('max_tokens')}"
+    return (f"budget: ×{factor:g} for `{adapt.get('family', '')}` in this scope "
+            f"({adapt.get('expanded', 0)} of {adapt.get('payloads', 0)} compressed payloads "
+            f"expanded): {caps}" + ("" if factor > 1 else " (the graph's own)"))

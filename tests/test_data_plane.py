@@ -14,6 +14,7 @@ import pytest
 from thresher.dataflow.api import compress
 from thresher.dataflow.errorscan import ERROR_RE, error_indices, fallback, is_error_line
 from thresher.dataflow.executor import initial_payload
+from thresher.dataflow.payload import CRITICAL
 from thresher.dataflow.plan import load_plans, program_basenames
 from thresher.dataflow.tokens import estimate
 
@@ -359,3 +360,21 @@ def test_needed_literals_are_needed():
             if rx.search(s):
                 assert any(lit in s for lit in lits), (p, lits, s)
     assert told > len(pats) // 2
+
+
+def test_a_critical_traceback_frame_keeps_its_source_line():
+    """The source line under a critical `File "...", line N` frame is critical too (it says what
+    failed); a frame the graph exempts keeps its code line exempt."""
+    from thresher.stages import score
+    src = ['Traceback (most recent call last):',
+           '  File "/srv/app/server.py", line 14, in do_GET',
+           '    share = 100 // totals[key]',
+           '            ~~~~^^~~~~~~~~~~~',
+           'ZeroDivisionError: integer division or modulo by zero',
+           '127.0.0.1 - - "GET / HTTP/1.1" 200 -']
+    p = initial_payload("\n".join(src).encode(), command="cat app.log", exit_code=0)
+    params = {"critical": [r"^\w+Error: "], "noise": [], "locations_on_failure": False}
+    tiers = score.run(p, params, None).tiers
+    assert [t == CRITICAL for t in tiers] == [True, True, True, False, True, False]
+    exempt = score.run(p, {**params, "not_critical": [r'^\s+File "/srv/']}, None).tiers
+    assert exempt[1] != CRITICAL and exempt[2] != CRITICAL

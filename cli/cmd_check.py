@@ -69,10 +69,6 @@ def _report(outcome) -> None:
 
 def main(argv: list[str]) -> int:
     """Validate the graphs, run the property checks, print PASS/FAIL per invariant; exit 0, 1 or 2."""
-    import importlib.util
-    if importlib.util.find_spec("hypothesis") is None:  # a test extra, not a runtime dependency
-        sys.stderr.write("thresher check: needs hypothesis (pip install 'thresher[test]')\n")
-        return 2
     from thresher.common import run_command
     return run_command("thresher check", _parser(), argv, _run)
 

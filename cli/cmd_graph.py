@@ -82,12 +82,13 @@ def param_defaults() -> dict[str, dict[str, Any]]:
     """
     from thresher.dataflow.compile import default_registry
     out: dict[str, dict[str, Any]] = {}
-    for key, info in default_registry().items():
-        module, _, attr = info.params.partition(":")
+    registry = default_registry()
+    for key in registry:
         try:
+            module, _, attr = registry[key].params.partition(":")
             model = getattr(importlib.import_module(module), attr)
             out[key] = model.model_validate({}).model_dump(mode="json")
-        except Exception:  # noqa: BLE001 - a model with required params: show them all
+        except Exception:  # noqa: BLE001 - required params (show them all), or a broken user stage
             continue
     return out
 

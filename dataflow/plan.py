@@ -162,9 +162,9 @@ def _key(files: list[tuple[str, str]]) -> str:
     any edit changes the size or the mtime, and a miss rebuilds from the files' bytes.
     """
     here = os.path.dirname(os.path.abspath(__file__))
-    stages = os.path.join(os.path.dirname(here), "stages")   # the registry and params models
+    stages = os.path.join(os.path.dirname(here), "stages")   # the registry, params models, user stages
     mods = [os.path.join(here, "build.py"), os.path.join(here, "compile.py")]
-    mods += [os.path.join(stages, n) for n in ("registry.py", "params.py")]
+    mods += [os.path.join(stages, n) for n in ("registry.py", "params.py", "plugins.py")]
     parts = [__version__, sys.version] + [f"{m}\0{file_stamp(m)}" for m in mods]
     parts += [f"{origin}\0{path}\0{file_stamp(path)}" for origin, path in files]
     return blake3("\0\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]

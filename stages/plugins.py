@@ -128,8 +128,11 @@ class Stages(Mapping):
         return validate(key, obj, where)
 
     def __getitem__(self, key: str) -> StageInfo:
-        if key in self._builtin:
-            return self._builtin[key]
+        return self._builtin[key] if key in self._builtin else self.user(key)
+
+    def user(self, key: str) -> StageInfo:
+        """The user stage published as ``key`` (KeyError when none; StageLoadError when it cannot
+        be used, e.g. named like a built-in one)."""
         if key not in self._loaded:
             try:
                 self._loaded[key] = self._load(key)

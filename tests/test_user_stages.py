@@ -8,6 +8,7 @@ discovers it exactly as it would in site-packages).
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -261,3 +262,30 @@ def test_installing_a_distribution_later_rebuilds_the_cached_plans(site, tmp_pat
     assert b"late-stage" not in show.stdout, show.stdout.decode()
     res = _thresher("pipe", "--cmd", "myjob", stdin=LOG)
     assert b"[thresher: 40 debug lines not shown]" in res.stdout
+
+
+def test_graph_stages_lists_user_stages_and_their_errors(site):
+    """`thresher graph stages` lists built-in then user stages; a broken one with its error and
+    the fix (a name clash included), and exits 2."""
+    res = _thresher("graph", "stages", "--json")
+    rows = json.loads(res.stdout)
+    assert res.returncode == 2
+    assert rows[0] == {**rows[0], "stage": "read", "origin": "built-in"}
+    by = {(r["stage"], r["origin"]): r for r in rows}
+    assert by[("drop-debug", "user")]["phase"] == "distill"
+    assert "clashes with the built-in stage" in by[("trim", "user")]["error"]
+    assert by[("trim", "built-in")]["impl"] == "thresher.stages.trim:run"
+    assert "extra='forbid'" in by[("loose", "user")]["hint"]
+
+
+def test_the_editor_schema_knows_installed_user_stages_and_their_params(site):
+    """`thresher graph schema` offers the user stage's name and validates its params."""
+    import jsonschema
+    import yaml
+    res = _thresher("graph", "schema")
+    validator = jsonschema.Draft202012Validator(json.loads(res.stdout))
+    good = yaml.safe_load(GRAPH.replace("STAGE", "drop-debug"))
+    assert not list(validator.iter_errors(good))
+    good["nodes"]["user"]["params"] = {"prefx": "X"}
+    assert list(validator.iter_errors(good))
+    assert "loose" not in json.loads(res.stdout)["$defs"]["NodeSpec"]["properties"]["stage"]["enum"]

@@ -157,7 +157,8 @@ class Stages(Mapping):
     def stamps(self) -> dict[str, str]:
         """What a plan compiled with this mapping depends on beyond the graph files: when entry
         points were scanned, every ``sys.path`` folder (a distribution installed or removed
-        changes one), the entry point tables, and the module files of the user stages loaded. Empty when none was needed."""
+        changes one), the entry point tables, and the module files of the user stages loaded.
+        Empty when none was needed."""
         if self._eps is None:
             return {}
         from thresher.dataflow.plan import file_stamp

@@ -25,6 +25,8 @@ EPILOG = """invariants checked (see DESIGN.md §2):
 
 Inputs are generated shaped like real tool output (ANSI colour, CR progress bars, invalid UTF-8,
 100 KB lines, near-identical runs, tracebacks, pytest/log/git output, JSON, thresher's own markers).
+Users' own stages (entry point group thresher.stages, see `thresher graph stages`) are checked
+exactly as the built-in ones.
 
 examples:
   thresher check                                  # every graph found (built-in, user, project)

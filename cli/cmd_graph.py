@@ -15,7 +15,8 @@ import os
 import sys
 from typing import Any
 
-DESCRIPTION = """Check, list and draw thresher graphs; list the stages they may name; print their JSON Schema.
+DESCRIPTION = """Check, list and draw thresher graphs; list the stages they may name; print
+their JSON Schema.
 
 A graph is a YAML file <class>.<role>.yaml wiring typed stages (read → guard → score → distill →
 collapse → ledger → route → persist). Graphs come from three places, later ones winning for the

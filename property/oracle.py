@@ -75,6 +75,12 @@ def counted(line: str) -> tuple[int, str] | None:
     return None
 
 
+def colour_stripped(raw: bytes) -> bytes:
+    """``raw`` without its colour codes: the "cleaned" passthrough of a small output passed whole
+    (the same characters on a terminal; carriage-return redraws and everything else kept)."""
+    return SGR_RE.sub("", raw.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+
+
 class Reading:
     """One emission read line by line against the input lines it claims to come from."""
 

@@ -52,7 +52,7 @@ def critical_flags(payload) -> list[bool]:
     if not payload.failed:
         return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
     cands = error_candidates(lines)  # the only lines an error word can be on
-    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or i in cands) and is_error_line(line)))
+    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or cands[i]) and is_error_line(line)))
             for i, (line, o) in enumerate(zip(lines, payload.origin))]
 
 

@@ -64,13 +64,8 @@ def run(payload, params, ctx):
     src = payload.source
     cands = error_candidates(src)   # one pass of str.find per error word over the whole text
     ex, no, cr = _hits(exempt, src), _hits(noise, src), _hits(extra, src)
-    memo: dict[str, int] = {}       # a line's tier depends on its text alone: repeated lines once
-    tiers = []
-    for i, s in enumerate(src):
-        t = memo.get(s)
-        if t is None:
-            t = memo[s] = tier(s, failed, cr[i], no[i], loc, ex[i], cands is None or i in cands)
-        tiers.append(t)
+    tiers = [tier(s, failed, cr[i], no[i], loc, ex[i], cands is None or cands[i])
+             for i, s in enumerate(src)]
     _frame_code(src, tiers, ex)
     tiers = tuple(tiers)
     if all(t == IMPORTANT for t in tiers):

@@ -33,7 +33,7 @@ GROUP = "thresher.stages"
 RESERVED_PHASES = ("route", "persist")
 """Phases that only thresher's own stages may take: they write the footer and archive the original."""
 
-_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # used with fullmatch
 
 
 def _dist(ep) -> str:
@@ -67,7 +67,7 @@ def validate(key: str, info: object, where: str) -> StageInfo:
     if info.phase in RESERVED_PHASES:
         raise StageLoadError(f"{where}: phase {info.phase!r} is reserved for thresher's own stage",
                              hint="user stages take phase read, guard, score, distill, collapse or ledger")
-    bad = [p for p in info.ports if not isinstance(p, str) or not _NAME.match(p)]
+    bad = [p for p in info.ports if not isinstance(p, str) or not _NAME.fullmatch(p)]
     if bad:
         raise StageLoadError(f"{where}: bad output port name {bad[0]!r}",
                              hint="ports are lower-case words such as 'out' or 'done'")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from thresher.dataflow.api import compress
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.stages import diagnostics, distill_lint
+from thresher.stages import diagnostics, distill_lint, lint_groups
 
 from .conftest import fixture_case
 
@@ -29,16 +31,31 @@ def test_every_fact_survives(cid):
         assert fact in out, fact
 
 
-def test_ruff_full_keeps_every_finding_header_and_location_when_over_budget():
+def test_ruff_full_keeps_every_message_and_location_when_over_budget():
+    """Over budget: snippets go (counted), each distinct header stays verbatim, and every arrow's
+    location is either its own line or named in the group line after its group's first finding."""
     case = fixture_case("lint-own-ruff-full")
     p = _distill(case["stdout"])
     src = case["stdout"].splitlines()
     heads = [line for line in src if diagnostics.RUST_HEAD_RE.match(line)]
-    arrows = [line for line in src if line.lstrip().startswith("-->")]
-    assert len(heads) > 100 and all(line in p.lines for line in heads + arrows)
-    note = [line for line, o in zip(p.lines, p.origin) if o == SYNTHETIC]
-    dropped = len(src) - sum(1 for o in p.origin if o >= 0)
-    assert note == [f"[thresher: code snippets of {len(heads)} diagnostics not shown ({dropped} lines)]"]
+    arrows = [line.strip() for line in src if line.lstrip().startswith("-->")]
+    assert len(heads) > 100 and set(heads) <= set(p.lines)
+    notes = [line for line, o in zip(p.lines, p.origin) if o == SYNTHETIC]
+    groups = [n for n in notes if GROUP_RE.match(n)]
+    shown = [line.strip() for line in p.lines] + [loc for n in groups for loc in _locations(n)]
+    assert groups and all(a in shown for a in arrows)
+    assert notes[-1].startswith(f"[thresher: code snippets of {len(heads)} diagnostics not shown")
+    kept = sum(1 for x in p.lines if x.lstrip().startswith("-->"))
+    assert sum(int(GROUP_RE.match(n)[1]) for n in groups) == len(arrows) - kept
+
+
+def _locations(note: str) -> list[str]:
+    """The locations a group line names (``--> a:1:2`` pairs count as one)."""
+    body = note.split("] ", 1)[1]
+    return ["--> " + x.strip() for x in body.split("-->") if x.strip()] if "-->" in body else body.split()
+
+
+GROUP_RE = re.compile(r"^\[thresher: the finding above recurs at (\d+) more locations?\] ")
 
 
 def test_mypy_pretty_snippets_go_over_budget_and_messages_stay():
@@ -50,9 +67,22 @@ def test_mypy_pretty_snippets_go_over_budget_and_messages_stay():
 
 
 @pytest.mark.parametrize("cid", ["lint-own-ruff-concise", "lint-own-eslint", "lint-own-tsc", "lint-own-mypy"])
-def test_one_row_formats_are_never_cut_by_the_distiller(cid):
+def test_one_row_formats_lose_no_row_only_repeated_messages(cid):
+    """Over any budget a one-row format keeps every row, except rows whose message repeats an
+    earlier kept row of the same file: each of those is named by its location in a group line."""
     case = fixture_case(cid)
-    assert _distill(case["stdout"], budget={"max_lines": 5, "max_tokens": 50}) is None
+    p = _distill(case["stdout"], budget={"max_lines": 5, "max_tokens": 50})
+    if p is None:
+        return
+    groups = [line for line, o in zip(p.lines, p.origin) if o == SYNTHETIC and GROUP_RE.match(line)]
+    named = [loc for n in groups for loc in _locations(n)]
+    kept = set(p.lines)
+    for line in case["stdout"].splitlines():
+        if line in kept:
+            continue
+        m = lint_groups.PATH_ROW_RE.match(line) or lint_groups.STYLISH_ROW_RE.match(line)
+        assert m and m["loc"] in named, line
+        assert any(k.endswith(m["msg"]) for k in kept), line
 
 
 def test_under_budget_declines():

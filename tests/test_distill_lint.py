@@ -9,6 +9,7 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
+from thresher.dataflow.tokens import estimate
 from thresher.stages import diagnostics, distill_lint, lint_groups
 
 from .conftest import fixture_case
@@ -87,3 +88,57 @@ def test_one_row_formats_lose_no_row_only_repeated_messages(cid):
 
 def test_under_budget_declines():
     assert _distill(fixture_case("lint-own-ruff-full")["stdout"], budget=BIG) is None
+
+
+GROUPED = ["lint-flake8-bottle", "lint-pylint-pyparsing", "lint-ruff-concise-tabulate",
+           "lint-ruff-full-docutils", "lint-shellcheck-gcc-debian", "lint-shellcheck-tty-debian"]
+
+
+@pytest.mark.parametrize("cid", GROUPED)
+def test_new_linter_runs_keep_every_location_and_message(cid):
+    """Real runs never seen before (bottle, pyparsing, tabulate, docutils, Debian's scripts): every
+    location and every distinct message survives, and the output is smaller than the input."""
+    case = fixture_case(cid)
+    res = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"], trace=True)
+    out = res.text
+    missing = [f for f in case["must_keep"] if f not in out]
+    assert not missing, missing[:5]
+    assert estimate(out) < estimate(case["stdout"])
+    assert not [r for r in res.trace.records if r["decision"] == "rejected"]
+
+
+@pytest.mark.parametrize("cid", ["lint-flake8-bottle", "lint-shellcheck-gcc-debian"])
+def test_group_lines_count_exactly_the_rows_they_stand_for(cid):
+    """Each group line follows a kept row and names, in input order, the locations of exactly the
+    removed rows of the same file with the same message; the view then fits the token budget."""
+    case = fixture_case(cid)
+    p = _distill(case["stdout"])
+    src = case["stdout"].splitlines()
+    groups = 0
+    for k, (line, o) in enumerate(zip(p.lines, p.origin)):
+        m = GROUP_RE.match(line)
+        if not m:
+            continue
+        groups += 1
+        first = lint_groups.PATH_ROW_RE.match(p.lines[k - 1])
+        same = [r for r in src if (x := lint_groups.PATH_ROW_RE.match(r)) and x["msg"] == first["msg"]
+                and x["path"] == first["path"] and r not in p.lines]
+        locs = _locations(line)
+        assert int(m[1]) == len(locs) == len(same)
+        assert locs == [lint_groups.PATH_ROW_RE.match(r)["loc"] for r in same]
+    assert groups and estimate("\n".join(p.lines)) <= SMALL["max_tokens"]
+
+
+def test_shellcheck_findings_in_the_middle_of_a_long_run_survive():
+    """shellcheck's tty format over budget: every finding under its caret, wherever it sits."""
+    case = fixture_case("lint-shellcheck-tty-debian")
+    out = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"]).text.splitlines()
+    rows = [line for line in case["stdout"].splitlines() if re.match(r"^\s*\^-*\^? SC\d{4} ", line)]
+    assert len(rows) > 200 and all(r in out for r in rows)
+
+
+def test_error_rows_never_group():
+    """A row with an error word (INV-6 on a failing run) stays byte-exact however often it repeats."""
+    rows = [f"src/app.js:{i}:1: error Unexpected var, use let or const instead [no-var]" for i in range(1, 400)]
+    p = _distill("\n".join(rows) + "\n")
+    assert p is None or all(r in p.lines for r in rows)

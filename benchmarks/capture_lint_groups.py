@@ -2,16 +2,18 @@
 
 Sources never used by other fixtures: bottle.py (flake8), pyparsing (pylint, conventions and
 warnings), tabulate (``ruff check --select ALL`` concise), docutils' parsers (ruff full format),
-and Debian's own shell scripts ``/usr/bin/pg_buildext``, ``open``, ``gettextize`` (shellcheck,
-gcc and tty formats). The Python packages are wheels fetched with ``pip download`` (a wheel holds
+Debian's own shell scripts ``/usr/bin/pg_buildext``, ``open``, ``gettextize`` (shellcheck,
+gcc and tty formats), and the semver package from npm (eslint 8, stylish format, style rules as
+warnings). The Python packages are wheels fetched with ``pip download`` (a wheel holds
 the sources). Facts: every finding's location, each distinct message, the totals.
-Needs ruff, flake8, pylint on PATH or in ``$LINT_TOOLS`` (a venv) and shellcheck (apt).
+Needs ruff, flake8, pylint on PATH or in ``$LINT_TOOLS`` (a venv), shellcheck (apt), node + npm.
 Usage: ``python benchmarks/capture_lint_groups.py``.
 """
 
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -55,6 +57,35 @@ def record(cid: str, command: str, result: tuple[int, str, str], note: str) -> N
           "stderr": err, "must_keep": facts(out), "verbatim": False, "source": f"{SRC}: {note}"})
 
 
+ESLINTRC = {"root": True, "env": {"node": True, "es2021": True}, "parserOptions": {"ecmaVersion": 2022},
+            "rules": {"no-var": "warn", "prefer-const": "warn", "eqeqeq": "warn", "no-unused-vars": "warn",
+                      "quotes": ["warn", "double"], "semi": ["warn", "never"], "curly": "warn",
+                      "no-plusplus": "warn"}}
+STYLISH = re.compile(r"^(\S+\.js)$|^\s+(\d+:\d+)\s+warning\s+(.*?)\s{2,}\S+$|^\u2716 \d+ problems? .*$")
+
+
+def eslint_case(tmp: str) -> None:
+    """eslint 8 (stylish) on the semver package installed from npm, style rules as warnings."""
+    proj = os.path.join(tmp, "es")
+    os.makedirs(proj)
+    with open(os.path.join(proj, "package.json"), "w") as fh:
+        json.dump({"name": "es", "version": "1.0.0", "private": True}, fh)
+    subprocess.run(["npm", "install", "-q", "--no-audit", "--no-fund", "eslint@8.57.1", "semver@7.6.3"],
+                   cwd=proj, check=True, capture_output=True)
+    shutil.copytree(os.path.join(proj, "node_modules", "semver"), os.path.join(proj, "semver"))
+    with open(os.path.join(proj, ".eslintrc.json"), "w") as fh:
+        json.dump(ESLINTRC, fh)
+    env = dict(os.environ, ESLINT_USE_FLAT_CONFIG="false")
+    p = subprocess.run([os.path.join("node_modules", ".bin", "eslint"), "--no-eslintrc", "-c", ".eslintrc.json",
+                        "semver"], cwd=proj, capture_output=True, text=True, env=env)
+    keep = [x for line in p.stdout.splitlines() if (m := STYLISH.match(line)) for x in m.groups() if x]
+    keep += [line for line in p.stdout.splitlines() if line.startswith("\u2716")]
+    save({"id": "lint-eslint-stylish-semver", "class": "lint", "command": "eslint semver",
+          "exit_code": p.returncode, "stdout": p.stdout, "stderr": p.stderr,
+          "must_keep": list(dict.fromkeys(keep)), "verbatim": False,
+          "source": f"{SRC}: eslint 8 stylish on semver 7.6.3 (npm): hundreds of warnings of a few rules"})
+
+
 def wheels(tmp: str) -> None:
     """Fetch and unpack the wheels into ``tmp``."""
     subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", tmp, *WHEELS],
@@ -87,6 +118,7 @@ def main() -> None:
         record("lint-shellcheck-tty-debian", "shellcheck pg_buildext gettextize",
                sh(["shellcheck", "pg_buildext", "gettextize"], tmp),
                "shellcheck tty format on Debian's pg_buildext and gettextize: findings all through")
+        eslint_case(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

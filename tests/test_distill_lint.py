@@ -91,12 +91,13 @@ def test_under_budget_declines():
 
 
 GROUPED = ["lint-flake8-bottle", "lint-pylint-pyparsing", "lint-ruff-concise-tabulate",
-           "lint-ruff-full-docutils", "lint-shellcheck-gcc-debian", "lint-shellcheck-tty-debian"]
+           "lint-ruff-full-docutils", "lint-shellcheck-gcc-debian", "lint-shellcheck-tty-debian",
+           "lint-eslint-stylish-semver"]
 
 
 @pytest.mark.parametrize("cid", GROUPED)
 def test_new_linter_runs_keep_every_location_and_message(cid):
-    """Real runs never seen before (bottle, pyparsing, tabulate, docutils, Debian's scripts): every
+    """Real runs never seen before (bottle, pyparsing, tabulate, docutils, semver, Debian scripts): every
     location and every distinct message survives, and the output is smaller than the input."""
     case = fixture_case(cid)
     res = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"], trace=True)
@@ -142,3 +143,26 @@ def test_error_rows_never_group():
     rows = [f"src/app.js:{i}:1: error Unexpected var, use let or const instead [no-var]" for i in range(1, 400)]
     p = _distill("\n".join(rows) + "\n")
     assert p is None or all(r in p.lines for r in rows)
+
+
+def test_eslint_stylish_groups_stay_under_their_file_heading():
+    """eslint stylish: a group line names ``line:col`` locations of the file heading above it, and
+    the rows it stands for are exactly the removed rows of that file with that message."""
+    case = fixture_case("lint-eslint-stylish-semver")
+    p = _distill(case["stdout"], exit_code=case["exit_code"])
+    named, kept, heading, last = {}, set(), None, None
+    for line in p.lines:
+        if lint_groups.STYLISH_HEAD_RE.match(line):
+            heading = line
+        elif m := lint_groups.STYLISH_ROW_RE.match(line):
+            last = m["msg"]
+            kept.add((heading, line))
+        elif GROUP_RE.match(line):
+            named[(heading, last)] = _locations(line)
+    removed, heading = {}, None
+    for line in case["stdout"].splitlines():
+        if lint_groups.STYLISH_HEAD_RE.match(line):
+            heading = line
+        elif (m := lint_groups.STYLISH_ROW_RE.match(line)) and (heading, line) not in kept:
+            removed.setdefault((heading, m["msg"]), []).append(m["loc"])
+    assert removed and named == removed

@@ -22,10 +22,18 @@ ERROR_RE = re.compile(
     r"(?i)(?:\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|segmentation fault|"
     r"core dumped|abort(?:ed)?|denied|refused|cannot|could not|couldn't|unable to|not found|"
     r"no such file|undefined reference|fail(?:ed|ure|ures|ing|s)?|assert(?:ion)?\w*|"
-    r"timed? ?out|killed|oomkilled|crashloopbackoff|invalid|unexpected)\b|"
-    r"^E\s|^\s*\^+\s*$|^FAILED |^ERROR |^\s*File \".*\", line \d+)")
+    r"timed? ?out|killed|oomkilled|crashloopbackoff|invalid|unexpected|caused by)\b|"
+    r"^\s*(?:[a-z_$][\w$]*\.)*[a-z_$][\w$]*(?:error|exception)(?::|$)|"
+    r"^E\s|^FAILED |^ERROR |^\s*File \".*\", line \d+)")
 """Lines that carry the answer of a failure (or of a warning): Score's default critical lines,
-and what the fallback view keeps. Broad on purpose: graphs narrow it with ``not_critical``."""
+and what the fallback view keeps. Broad on purpose: graphs narrow it with ``not_critical``.
+
+The one definition of an error line every graph starts from, in every language: error words in
+any position (``panic:``, ``Exception in thread``, ``Caused by:``, ``npm ERR!``), and an exception
+named at the start of a line (``ValueError: …``, ``java.lang.IllegalStateException: …``,
+``TypeError: …``), which the word rule misses (no word boundary inside ``ValueError``). A caret
+line (``    ^^^^``) is not one: it points into the code line above, it says nothing itself.
+``property/oracle.py`` keeps an independent definition that INV-6 is checked with."""
 
 # The same pattern, case-sensitive, for lower-cased ASCII lines: Python's IGNORECASE matching is
 # about five times slower than a plain search of ``line.lower()``, and for ASCII text the two agree
@@ -39,8 +47,8 @@ _ERROR_LOWER = re.compile(ERROR_RE.pattern.removeprefix("(?i)").lower())
 # fixture line).
 _WORDS = ("error", "fatal", "panic", "exception", "traceback", "segmentation", "core dumped",
           "abort", "denied", "refused", "cannot", "could", "unable", "not found", "no such",
-          "undefined", "fail", "assert", "time", "killed", "crash", "invalid", "unexpected", "^",
-          'file "')
+          "undefined", "fail", "assert", "time", "killed", "crash", "invalid", "unexpected", 'file "',
+          "caused by")
 
 
 _CHUNK_LINES = 4096

@@ -134,8 +134,9 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "JSON Lines: one example of each kind of record, every anomalous record, first and "
            "last; one summary line with exact counts per status/message value", emits_summaries=True),
     _entry("distill-lint", "distill", "distill_lint", "DistillLintParams",
-           "ruff/mypy/tsc/eslint: over budget drop the code snippets under each diagnostic "
-           "(counted); every finding's header, location and notes kept", emits_summaries=True),
+           "ruff/mypy/tsc/eslint/shellcheck: over budget drop the code snippets under each "
+           "diagnostic (counted), then say a file's repeated message once (the other locations on "
+           "one counted line); every finding's location kept", emits_summaries=True),
     _entry("collapse", "collapse", "collapse", "CollapseParams",
            "fold runs of near-identical lines into the first one and a line with the exact count",
            emits_summaries=True),

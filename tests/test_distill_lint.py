@@ -97,15 +97,32 @@ GROUPED = ["lint-flake8-bottle", "lint-pylint-pyparsing", "lint-ruff-concise-tab
 
 @pytest.mark.parametrize("cid", GROUPED)
 def test_new_linter_runs_keep_every_location_and_message(cid):
-    """Real runs never seen before (bottle, pyparsing, tabulate, docutils, semver, Debian scripts): every
-    location and every distinct message survives, and the output is smaller than the input."""
+    """Real runs never seen before (bottle, pyparsing, tabulate, docutils, semver, Debian scripts),
+    with grouping turned on as a project graph would: every location and every distinct message
+    survives, and the output is smaller than the input. The shipped graph (grouping off) keeps
+    every row whole and never grows the output."""
     case = fixture_case(cid)
-    res = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"], trace=True)
+    res = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"], trace=True,
+                   plan=_grouping_plan())
     out = res.text
     missing = [f for f in case["must_keep"] if f not in out]
     assert not missing, missing[:5]
     assert estimate(out) < estimate(case["stdout"])
     assert not [r for r in res.trace.records if r["decision"] == "rejected"]
+    shipped = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"]).text
+    assert not [f for f in case["must_keep"] if f not in shipped]
+    assert estimate(shipped) <= estimate(case["stdout"])
+
+
+def _grouping_plan() -> dict:
+    import copy
+
+    from thresher.dataflow.plan import load_plans
+    plan = copy.deepcopy(load_plans().plans["lint.default"])
+    node = next(n for n in plan["nodes"].values() if n["stage"] == "distill-lint")
+    assert node["params"]["group"] is False   # the shipped default
+    node["params"]["group"] = True
+    return plan
 
 
 @pytest.mark.parametrize("cid", ["lint-flake8-bottle", "lint-shellcheck-gcc-debian"])

@@ -264,15 +264,21 @@ def _mask_kept(data: bytes, ctx: dict) -> bytes:
     return masked + end + footer(count, total, handle).encode() + b"\n"
 
 
-def _binary(fd: int, data: bytes, stream: str, ctx: dict):
-    """Binary output as one line (type, size, handle) instead of bytes, or ``None`` (text).
+def _program_may_read(fd: int) -> bool:
+    """True when a program, not the agent, may be reading ``fd``.
 
     Under a PATH shim (``THRESHER_SHIMMED``) stdout may be a pipe into a program (``git archive
     | tar x``, ``git show HEAD:logo.png > logo.png``) that the shim cannot tell from the agent:
-    unless it is a terminal, the bytes then pass as they are (INV-9). The hook wraps only
-    commands whose output the agent reads, so there the line is always right.
+    unless it is a terminal, a program may be the reader. The hook wraps only commands whose
+    output the agent reads (never a segment feeding a pipe or a file), so there it is the agent.
     """
-    if os.environ.get("THRESHER_SHIMMED") and not os.isatty(fd):
+    return bool(os.environ.get("THRESHER_SHIMMED")) and not os.isatty(fd)
+
+
+def _binary(fd: int, data: bytes, stream: str, ctx: dict):
+    """Binary output as one line (type, size, handle) instead of bytes, or ``None`` (text); when
+    a program may be reading (:func:`_program_may_read`) the bytes pass as they are (INV-9)."""
+    if _program_may_read(fd):
         return None
     from thresher.media import binary_result
     return binary_result(data, command=ctx["command"], stream=stream, exit_code=ctx["exit_code"])
@@ -295,7 +301,8 @@ def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> N
             if res is None:
                 from thresher.dataflow.api import compress
                 res = compress(data, stream=stream, scope=scope,
-                               ledger=switches.session_ledger(scope), **ctx)
+                               ledger=switches.session_ledger(scope),
+                               reader="program" if _program_may_read(fd) else "agent", **ctx)
             out = data if measuring else res.output
         except Exception:  # noqa: BLE001 - thresher's own failure: raw output
             out, res = data, None

@@ -135,7 +135,7 @@ class Renderer:
         """``node`` on one line if it needs no elision and fits in ``room`` chars, else ``None``."""
         if not isinstance(node, (jt.Obj, jt.Arr)):
             return self.scalar(node, where, cuts)
-        if len(node) > self.cap(node) + 1 or depth >= self.depth:
+        if node and (len(node) > self.cap(node) + 1 or depth >= self.depth):
             return None
         parts = []
         obj = isinstance(node, jt.Obj)
@@ -152,9 +152,9 @@ class Renderer:
         return ("{%s}" if obj else "[%s]") % ",".join(parts)
 
     def emit(self, node, prefix: str, depth: int, ind: str, comma: str, out: list[str],
-             where: tuple = (".", ".")) -> None:
+             where: tuple = (".", ".", ".")) -> None:
         """Append the lines of ``node`` (shown after ``prefix``, e.g. ``"key": ``) to ``out``;
-        ``where`` is its path and generalised path."""
+        ``where`` is its path, its generalised path, and that of its siblings (``.parent[]``)."""
         cuts: list = []
         flat = self.inline(node, depth, INLINE - len(ind) - len(prefix), where, cuts)
         if flat is not None:
@@ -164,7 +164,7 @@ class Renderer:
             return
         obj = isinstance(node, jt.Obj)
         if depth >= self.depth:
-            self.note("deep", where[1], where[0], obj, len(node))
+            self.note("deep", where[2], where[0], obj, len(node))
             out.append(f"{ind}{prefix}{'{}' if obj else '[]'}{comma}")
             return
         out.append(f"{ind}{prefix}{'{' if obj else '['}")
@@ -179,6 +179,7 @@ class Renderer:
             end = "" if i == last else ","
             at = (_key(where[0], node[i][0]), _key(where[1], node[i][0])) if obj else \
                 (_index(where[0], i), _index(where[1], ""))
+            at += (_index(where[1], ""),)
             if table is not None:
                 cells = []
                 for k, v in values[i]:
@@ -280,10 +281,10 @@ class Renderer:
             obj = recs[0][1]
             what, members = ("object", "keys") if obj else ("array", "items")
             if m == 1:
-                return f"[thresher: {recs[0][0]}: {what} of {recs[0][2]} {members} not shown]"
+                return f"[thresher: {recs[0][0]}: {what} of {_plural(recs[0][2], members[:-1])} not shown]"
             kinds = {r[1] for r in recs}
             what = f"{what}s" if len(kinds) == 1 else "containers"
-            return f"[thresher: {gpath} ({m} {what}): {sum(r[2] for r in recs)} members not shown]"
+            return f"[thresher: {gpath} ({m} {what}): contents not shown ({sum(r[2] for r in recs)} members)]"
         if m == 1:
             return f"[thresher: {recs[0][0]}: string cut (+{recs[0][1]} chars)]"
         return f"[thresher: {gpath} ({m} strings): cut (+{sum(r[1] for r in recs)} chars)]"

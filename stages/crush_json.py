@@ -128,7 +128,7 @@ class Renderer:
         if back != -1:
             cut = back  # never split an escape sequence
         if cuts is not None and where is not None:
-            cuts.append(where + (len(lex) - 1 - cut,))
+            cuts.append(where[:2] + (len(lex) - 1 - cut,))
         return f'{lex[:cut]}…"'
 
     def inline(self, node, depth: int, room: int, where: tuple, cuts: list) -> str | None:

@@ -7,8 +7,12 @@ written is declared and counted from the input:
   their counts, or the numeric range (``bill_length_mm: num 342, empty 2; 32.1 to 59.6``);
 - every anomalous row (see ``anomaly.py``: an empty cell among filled ones, a rare value, a number
   far from the rest, a row with the wrong number of fields), up to ``max_anomalies``;
+- the rows holding each numeric column's minimum and maximum (the ends of the schema's ranges),
+  column by column while the budget holds;
 - as many head and tail rows as the budget holds, each gap one line with the exact row count.
-Leading ``#`` comment lines are a preamble: their first and last lines stay (the last is often the
+Up to 3 leading records of another width, or before a header record (scikit-learn's
+``569,30,malignant,benign`` count line), are shown as they are and are not rows. Leading ``#``
+comment lines are a preamble: their first and last lines stay (the last is often the
 header, as in tzdata's ``zone1970.tab``). Declines on input that is not a table: fewer than 3
 columns on most rows, or rows whose field counts disagree too often. On incompressible input
 (gzip probe) no row is sampled away: only the preamble is shortened.
@@ -27,6 +31,7 @@ from .lossless import compressibility
 from .distill_common import over_budget
 
 _NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe"}
+LEAD_MAX = 3   # leading records (before the header, or of another width) shown as a preamble
 
 
 def _delimiter(lines: list[str], forced: str) -> str | None:
@@ -72,6 +77,17 @@ class Table:
         width = max((w for w, c in counts.items() if c >= 0.05 * len(recs)), default=0)
         header_line = lines[pre - 1].lstrip("#") if pre else ""
         pre_fields = next(csv.reader([header_line], delimiter=delim)) if header_line else []
+        # leading records of another width (a count line: scikit-learn's "569,30,malignant,benign")
+        # or before a header line (boston's "506,13,,,..."): shown as they are, not rows
+        lead = 0
+        while lead < min(LEAD_MAX, len(recs) - 8) and len(recs[lead][2]) != width:
+            lead += 1
+        at = next((j for j in range(lead, min(lead + LEAD_MAX, len(recs) - 8))
+                   if _looks_header(recs[j][2], recs[j + 1:j + 4])), None)
+        if at is not None and not (pre and len(pre_fields) == width):
+            lead = at
+        self.lead = [i for _, (a, b, _) in zip(range(lead), recs) for i in range(a, b)]
+        recs = recs[lead:]
         if pre and len(pre_fields) == width and width >= 2:
             self.header, self.names = pre - 1, [f.strip() for f in pre_fields]
         elif recs and _looks_header(recs[0][2], recs[1:4]):
@@ -160,18 +176,35 @@ def _table(payload, params) -> Table | None:
     return t
 
 
+def extremes(t: Table) -> list[int]:
+    """Row indices holding each numeric column's smallest and largest value (first such row),
+    column by column: the rows the schema's ranges point at."""
+    out: list[int] = []
+    for name in t.names:
+        nums = [(float(r[name].text), k) for k, r in enumerate(t.rows) if r[name].kind == "num"]
+        if len(nums) < max(8, 0.8 * len(t.rows)):
+            continue
+        for k in (min(nums)[1], max(nums, key=lambda v: (v[0], -v[1]))[1]):
+            if k not in out:
+                out.append(k)
+    return out
+
+
 def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
-    """The view with every anomalous row (fewer if they alone overflow the budget) and as many
-    head and tail rows as the budget holds."""
+    """The view with every anomalous row (fewer if they alone overflow the budget), then the rows
+    holding each numeric column's minimum and maximum, then as many head and tail rows as the
+    budget holds."""
     lines, n = list(payload.source), len(t.recs)
     found = anomaly.find(t.rows)
     cap = params["max_anomalies"]
     odd = set(anomaly.ranked(found, cap))
+    ext_all = [k for k in extremes(t) if k not in odd]
+    ext: set[int] = set()
     head = _schema(t, found, len(odd))
 
     def attempt(count: int):
         tail = int(count * params["tail_share"])
-        keep = set(range(count - tail)) | set(range(n - tail, n)) | odd | crit
+        keep = set(range(count - tail)) | set(range(n - tail, n)) | odd | crit | ext
         return _assemble(lines, t, keep, fixed, head)
 
     best = attempt(0)
@@ -180,6 +213,16 @@ def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
         odd = set(anomaly.ranked(found, cap))
         head = _schema(t, found, len(odd))
         best = attempt(0)
+    lo, hi = 1, len(ext_all)
+    while lo <= hi:  # the most column extremes (in column order) that still fit
+        mid = (lo + hi) // 2
+        ext = set(ext_all[:mid])
+        view, origin = attempt(0)
+        if not over_budget(view, ctx.budget):
+            best, lo = (view, origin), mid + 1
+        else:
+            hi = mid - 1
+    ext = set(ext_all[:hi])
     lo, hi = 1, n
     while lo <= hi:  # the most head/tail rows that still fit
         mid = (lo + hi) // 2
@@ -203,7 +246,7 @@ def run(payload, params, ctx):
             any(tiers[i] == CRITICAL for i in range(a, b))}
     fixed = ({0, t.preamble - 1} if t.preamble else set()) | ({t.header} if t.header is not None
                                                              else set())
-    fixed |= {i for i in range(t.preamble) if failed and tiers[i] == CRITICAL}
+    fixed |= {i for i in range(t.preamble) if failed and tiers[i] == CRITICAL} | set(t.lead)
     lines = list(payload.source)
     if compressibility("\n".join(lines)) > params["max_ratio"]:  # no row sampling
         view = _assemble(lines, t, set(range(len(t.recs))), sorted(fixed),

@@ -9,7 +9,9 @@ Contract:
   chars]``), followed by a footer naming the original;
 - binary output (an image, a PDF, an archive: ``thresher.media``) is one line with its type, size
   and handle (``thresher expand HANDLE --raw`` gives the bytes), never the bytes — except under a
-  PATH shim into a pipe or file, where a program may be reading it (INV-9);
+  PATH shim into a pipe or file, where a program may be reading it (INV-9); there a data file
+  shown (``cat x.csv``, ``python -m json.tool x.json``) passes byte-exact too (``reader="program"``),
+  while the agent reading one gets the crushed view;
 - stdin is inherited; watchers, followers, dev servers and interactive programs (classifier class
   ``stream``) and machine-format output (class ``verbatim``) run untouched via exec;
 - stdout over the examination budget (64 MiB; THRESHER_EXAMINE_MB) goes on into a temporary

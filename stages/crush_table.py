@@ -9,7 +9,9 @@ written is declared and counted from the input:
   far from the rest, a row with the wrong number of fields), up to ``max_anomalies``;
 - the rows holding each numeric column's minimum and maximum (the ends of the schema's ranges),
   column by column while the budget holds;
-- as many head and tail rows as the budget holds, each gap one line with the exact row count.
+- as many head and tail rows as the budget holds; one line above the rows names those shown
+  (``[thresher: rows shown: 1-40, 57, 300-344; 260 rows not shown]``): no marker between rows,
+  so the rows read as the table they are.
 Up to 3 leading records of another width, or before a header record (scikit-learn's
 ``569,30,malignant,benign`` count line), are shown as they are and are not rows. Leading ``#``
 comment lines are a preamble: their first and last lines stay (the last is often the
@@ -129,28 +131,33 @@ def _schema(t: Table, found: dict, shown: int) -> list[str]:
     return out
 
 
+def _shown(keep: list[int], n: int) -> str:
+    """The one line saying which rows (numbered from 1 after the header) are shown."""
+    spans, i = [], 0
+    while i < len(keep):
+        j = i
+        while j + 1 < len(keep) and keep[j + 1] == keep[j] + 1:
+            j += 1
+        spans.append(f"{keep[i] + 1}" if i == j else f"{keep[i] + 1}-{keep[j] + 1}")
+        i = j + 1
+    return f"[thresher: rows shown: {', '.join(spans) or 'none'}; {n - len(keep)} rows not shown]"
+
+
 def _assemble(lines, t: Table, keep_recs: set[int], fixed: list[int], head: list[str]):
-    """View lines and origins: preamble/header lines, schema lines, kept records, gap lines."""
+    """View lines and origins: preamble/header lines, schema lines, the line naming the rows shown
+    (when some are not), then the kept records, with no marker between them."""
     view, origin = [], []
     for i in fixed:
         view.append(lines[i])
         origin.append(i)
+    keep = [k for k in range(len(t.recs)) if k in keep_recs]
+    head = head + ([_shown(keep, len(t.recs))] if len(keep) < len(t.recs) else [])
     view.extend(head)
     origin.extend([SYNTHETIC] * len(head))
-    gap = 0
-    for k, (a, b, _) in enumerate(t.recs):
-        if k not in keep_recs:
-            gap += 1
-            continue
-        if gap:
-            view.append(f"[thresher: {gap} rows not shown]")
-            origin.append(SYNTHETIC)
-            gap = 0
+    for k in keep:
+        a, b, _ = t.recs[k]
         view.extend(lines[a:b])
         origin.extend(range(a, b))
-    if gap:
-        view.append(f"[thresher: {gap} rows not shown]")
-        origin.append(SYNTHETIC)
     return view, origin
 
 
@@ -190,6 +197,11 @@ def extremes(t: Table) -> list[int]:
     return out
 
 
+def _over(view: list[str], budget: dict) -> bool:
+    """:func:`over_budget` of the view as emitted (with its final newline, as Trim counts it)."""
+    return over_budget(view, budget) or over_budget(["\n".join(view) + "\n"], budget)
+
+
 def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
     """The view with every anomalous row (fewer if they alone overflow the budget), then the rows
     holding each numeric column's minimum and maximum, then as many head and tail rows as the
@@ -208,7 +220,7 @@ def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
         return _assemble(lines, t, keep, fixed, head)
 
     best = attempt(0)
-    while over_budget(best[0], ctx.budget) and odd:  # too many anomalies for the budget: fewer
+    while _over(best[0], ctx.budget) and odd:  # too many anomalies for the budget: fewer
         cap //= 2
         odd = set(anomaly.ranked(found, cap))
         head = _schema(t, found, len(odd))
@@ -218,7 +230,7 @@ def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
         mid = (lo + hi) // 2
         ext = set(ext_all[:mid])
         view, origin = attempt(0)
-        if not over_budget(view, ctx.budget):
+        if not _over(view, ctx.budget):
             best, lo = (view, origin), mid + 1
         else:
             hi = mid - 1
@@ -227,7 +239,7 @@ def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
     while lo <= hi:  # the most head/tail rows that still fit
         mid = (lo + hi) // 2
         view, origin = attempt(mid)
-        if not over_budget(view, ctx.budget):
+        if not _over(view, ctx.budget):
             best, lo = (view, origin), mid + 1
         else:
             hi = mid - 1
@@ -253,5 +265,8 @@ def run(payload, params, ctx):
                          _schema(t, anomaly.find(t.rows), 0))
     else:
         view = _fill(payload, params, ctx, t, sorted(fixed), crit)
+        if _over(view[0], ctx.budget):
+            return None  # even the schema and anomalies overflow: a trimmed view would make the
+            # line naming the rows shown untrue; Trim cuts the table itself instead
     out = payload.with_view(*view)
     return out if estimate(out.text()) < payload.tokens() else None

@@ -113,14 +113,21 @@ def test_recorded_api_session_keeps_non_200_calls():
 
 
 def test_csv_rows_are_byte_exact_and_gaps_count_every_row():
-    """head -n 1500 airports.csv: header, schema, rows with empty fields, exact gap counts."""
+    """head -n 1500 airports.csv: header, schema, rows with empty fields; one line names the rows
+    shown and counts the rest, and no marker sits between the rows."""
     case = fixture_case("data-csv-airports-head")
     text = _run(case).text
     src = case["stdout"].splitlines()
     body = [line for line in text.splitlines() if not line.startswith("[thresher:")]
     assert all(line in src for line in body)
-    gaps = sum(int(n) for n in re.findall(r"^\[thresher: (\d+) rows not shown\]$", text, re.M))
-    assert len(body) - 1 + gaps == len(src) - 1
+    m = re.search(r"^\[thresher: rows shown: ([\d, -]+); (\d+) rows not shown\]$", text, re.M)
+    assert m and len(body) - 1 + int(m.group(2)) == len(src) - 1
+    shown = [i for r in m.group(1).split(", ") for i in
+             range(int(r.split("-")[0]), int(r.split("-")[-1]) + 1)]
+    assert body[1:] == [src[i] for i in shown]  # rows numbered from 1 after the header
+    lines = text.splitlines()
+    first_row = lines.index(body[1])
+    assert not any(ln.startswith("[thresher:") for ln in lines[first_row:-1])  # no marker between rows
     assert "[thresher: 1499 rows × 7 columns (comma-separated)" in text
 
 

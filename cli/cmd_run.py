@@ -216,7 +216,7 @@ def _emit_big(head: bytes, spill, ctx: dict) -> None:
     try:
         if not (switches.disabled() or switches.measure_only()):
             from thresher.media import describe, sniff
-            found = sniff(head)
+            found = None if _program_may_read(1) else sniff(head)
             if found is not None:
                 size = len(head) + os.fstat(spill.fileno()).st_size
                 _write_all(1, (describe(found, size, "") + "\n").encode())
@@ -228,7 +228,8 @@ def _emit_big(head: bytes, spill, ctx: dict) -> None:
             compress_stream(head, spill, _Out(), budget=examine_budget(MAX_CAPTURE),
                             compress=compress, archive=archive, command=ctx["command"],
                             exit_code=ctx["exit_code"], pclass=ctx["pclass"], role=ctx["role"],
-                            plans=ctx["plans"], scope=switches.scope())
+                            plans=ctx["plans"], scope=switches.scope(),
+                            reader="program" if _program_may_read(1) else "agent")
             return
     except Exception:  # noqa: BLE001 - nothing written yet: raw below
         spill.seek(0)

@@ -9,7 +9,9 @@ Contract:
   chars]``), followed by a footer naming the original;
 - binary output (an image, a PDF, an archive: ``thresher.media``) is one line with its type, size
   and handle (``thresher expand HANDLE --raw`` gives the bytes), never the bytes — except under a
-  PATH shim into a pipe or file, where a program may be reading it (INV-9);
+  PATH shim into a pipe or file, where a program may be reading it (INV-9); there a data file
+  shown (``cat x.csv``, ``python -m json.tool x.json``) passes byte-exact too (``reader="program"``),
+  while the agent reading one gets the crushed view;
 - stdin is inherited; watchers, followers, dev servers and interactive programs (classifier class
   ``stream``) and machine-format output (class ``verbatim``) run untouched via exec;
 - stdout over the examination budget (64 MiB; THRESHER_EXAMINE_MB) goes on into a temporary
@@ -214,7 +216,7 @@ def _emit_big(head: bytes, spill, ctx: dict) -> None:
     try:
         if not (switches.disabled() or switches.measure_only()):
             from thresher.media import describe, sniff
-            found = sniff(head)
+            found = None if _program_may_read(1) else sniff(head)
             if found is not None:
                 size = len(head) + os.fstat(spill.fileno()).st_size
                 _write_all(1, (describe(found, size, "") + "\n").encode())
@@ -226,7 +228,8 @@ def _emit_big(head: bytes, spill, ctx: dict) -> None:
             compress_stream(head, spill, _Out(), budget=examine_budget(MAX_CAPTURE),
                             compress=compress, archive=archive, command=ctx["command"],
                             exit_code=ctx["exit_code"], pclass=ctx["pclass"], role=ctx["role"],
-                            plans=ctx["plans"], scope=switches.scope())
+                            plans=ctx["plans"], scope=switches.scope(),
+                            reader="program" if _program_may_read(1) else "agent")
             return
     except Exception:  # noqa: BLE001 - nothing written yet: raw below
         spill.seek(0)
@@ -264,15 +267,21 @@ def _mask_kept(data: bytes, ctx: dict) -> bytes:
     return masked + end + footer(count, total, handle).encode() + b"\n"
 
 
-def _binary(fd: int, data: bytes, stream: str, ctx: dict):
-    """Binary output as one line (type, size, handle) instead of bytes, or ``None`` (text).
+def _program_may_read(fd: int) -> bool:
+    """True when a program, not the agent, may be reading ``fd``.
 
     Under a PATH shim (``THRESHER_SHIMMED``) stdout may be a pipe into a program (``git archive
     | tar x``, ``git show HEAD:logo.png > logo.png``) that the shim cannot tell from the agent:
-    unless it is a terminal, the bytes then pass as they are (INV-9). The hook wraps only
-    commands whose output the agent reads, so there the line is always right.
+    unless it is a terminal, a program may be the reader. The hook wraps only commands whose
+    output the agent reads (never a segment feeding a pipe or a file), so there it is the agent.
     """
-    if os.environ.get("THRESHER_SHIMMED") and not os.isatty(fd):
+    return bool(os.environ.get("THRESHER_SHIMMED")) and not os.isatty(fd)
+
+
+def _binary(fd: int, data: bytes, stream: str, ctx: dict):
+    """Binary output as one line (type, size, handle) instead of bytes, or ``None`` (text); when
+    a program may be reading (:func:`_program_may_read`) the bytes pass as they are (INV-9)."""
+    if _program_may_read(fd):
         return None
     from thresher.media import binary_result
     return binary_result(data, command=ctx["command"], stream=stream, exit_code=ctx["exit_code"])
@@ -295,7 +304,8 @@ def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> N
             if res is None:
                 from thresher.dataflow.api import compress
                 res = compress(data, stream=stream, scope=scope,
-                               ledger=switches.session_ledger(scope), **ctx)
+                               ledger=switches.session_ledger(scope),
+                               reader="program" if _program_may_read(fd) else "agent", **ctx)
             out = data if measuring else res.output
         except Exception:  # noqa: BLE001 - thresher's own failure: raw output
             out, res = data, None

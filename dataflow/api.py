@@ -70,7 +70,8 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
              role: str = "default", pclass: str | None = None, plan: dict | None = None,
              plans=None, archive=None, trace: bool = False, keep_text: bool = False,
              keep_views: bool = False, stream: str = "stdout", scope: str = "",
-             cwd: str | None = None, ledger=None, handle: str = "") -> Result:
+             cwd: str | None = None, ledger=None, handle: str = "",
+             reader: str = "agent") -> Result:
     """Compress one tool output and return the :class:`Result` (output bytes + trace).
 
     ``plan`` runs that compiled plan; otherwise the payload class (from ``pclass``, the command
@@ -80,6 +81,10 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
     blocks already delivered to ``scope``; the final emission is then recorded as delivered. It
     also says, once before the graph runs, whether ``scope`` expands this command's outputs often
     enough for a gentler budget (bounce-adaptive Route; the trace records the decision).
+    ``reader`` is who reads the output: ``"agent"`` (the default: the hook wraps only commands whose
+    output reaches the agent, and ``thresher pipe``/MCP/read end at the agent) or ``"program"``
+    (a PATH shim writing into a pipe or file it cannot tell from the agent); Guard then passes the
+    commands its ``program_reads`` names (``cat`` of a data file) byte-exact (INV-9).
     With ``trace``, ``keep_text`` adds each stage's input/output text to its record and
     ``keep_views`` its input/output views with their line origins (for a side-by-side diff).
     """
@@ -123,8 +128,10 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
                                   scope=scope)
         if ledger is not None and scope:
             plan, factor = _adapted(plan, ledger, scope, command, tr)
-        ctx = Context(plan["budget"], archive, handle, graph_id,
-                      {"ledger": ledger} if ledger is not None and scope else None)
+        extras: dict = {"ledger": ledger} if ledger is not None and scope else {}
+        if reader != "agent":
+            extras["reader"] = reader
+        ctx = Context(plan["budget"], archive, handle, graph_id, extras)
         final, halt = run_plan(plan, payload, ctx, tr)
         archived = ctx.extras.get("archived") == handle
         em = finalize(final, handle, archived, halt)

@@ -18,6 +18,8 @@ only the gentle levels run: sampling would drop unique information. Leaves via t
 
 from __future__ import annotations
 
+import re
+
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC, Out
 from thresher.dataflow.tokens import estimate
 
@@ -68,15 +70,56 @@ def _row(node, memo: dict) -> dict:
     return row
 
 
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MAX_NOTES = 40   # summary lines about elided members (groups past it are counted in one line)
+LEAD = "[thresher: a JSON sample (it parses): members not shown are left out, cut strings end in …; by path:]"
+
+
+def _key(path: str, k: str) -> str:
+    """``path`` extended by the object key lexeme ``k`` (jq syntax: ``.name`` or ``["a b"]``)."""
+    name = k[1:-1]
+    if _IDENT.match(name):
+        return f"{'' if path == '.' else path}.{name}"
+    return f"{path}[{k}]"
+
+
+def _index(path: str, i: "int | str") -> str:
+    return f"{path}[{i}]"
+
+
+def _ranges(idx: list[int]) -> str:
+    """``#0-#47, #120, #397`` for sorted indices."""
+    out, i = [], 0
+    while i < len(idx):
+        j = i
+        while j + 1 < len(idx) and idx[j + 1] == idx[j] + 1:
+            j += 1
+        out.append(f"#{idx[i]}" if i == j else f"#{idx[i]}-#{idx[j]}")
+        i = j + 1
+    return ", ".join(out)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 class Renderer:
-    """Lays out one tree at one level; anomaly analyses are cached across levels by the caller."""
+    """Lays out one tree at one level as valid JSON; what it leaves out is recorded by path (and by
+    path with array indices generalised, ``.[].owner``) for the summary lines above the document.
+    Anomaly analyses are cached across levels by the caller."""
 
     def __init__(self, level: tuple, cache: dict) -> None:
         self.items, self.prose, self.ident, self.depth, self.anomalies, self.keys = level
         self.cache = cache
+        self.notes: dict[tuple, list] = {}
 
-    def scalar(self, lex: str) -> str:
-        """A scalar lexeme, or a verbatim prefix of a long string with the count of chars cut."""
+    def note(self, kind: str, gpath: str, path: str, *info) -> None:
+        self.notes.setdefault((kind, gpath) + (info[-1:] if kind == "table" else ()), []) \
+            .append((path,) + info)
+
+    def scalar(self, lex: str, where: "tuple | None" = None, cuts: "list | None" = None) -> str:
+        """A scalar lexeme, or a verbatim prefix of a long string closed by ``…"`` (still a JSON
+        string); the cut is recorded in ``cuts`` as ``(path, gpath, chars cut)``."""
         limit = self.prose if " " in lex else self.ident
         if lex[0] != '"' or len(lex) <= limit + 12:
             return lex
@@ -84,76 +127,79 @@ class Renderer:
         back = lex.rfind("\\", max(1, cut - 6), cut)
         if back != -1:
             cut = back  # never split an escape sequence
-        return f'{lex[:cut]}…" (+{len(lex) - cut} chars)'
+        if cuts is not None and where is not None:
+            cuts.append(where[:2] + (len(lex) - 1 - cut,))
+        return f'{lex[:cut]}…"'
 
-    def inline(self, node, depth: int, room: int) -> str | None:
+    def inline(self, node, depth: int, room: int, where: tuple, cuts: list) -> str | None:
         """``node`` on one line if it needs no elision and fits in ``room`` chars, else ``None``."""
         if not isinstance(node, (jt.Obj, jt.Arr)):
-            return self.scalar(node)
-        if len(node) > self.cap(node) + 1 or depth >= self.depth:
+            return self.scalar(node, where, cuts)
+        if node and (len(node) > self.cap(node) + 1 or depth >= self.depth):
             return None
         parts = []
-        for member in node:
-            k, v = member if isinstance(node, jt.Obj) else ("", member)
-            s = self.inline(v, depth + 1, room)
+        obj = isinstance(node, jt.Obj)
+        for i, member in enumerate(node):
+            k, v = member if obj else ("", member)
+            at = (_key(where[0], k), _key(where[1], k)) if obj else (_index(where[0], i), _index(where[1], ""))
+            s = self.inline(v, depth + 1, room, at, cuts)
             if s is None:
                 return None
             parts.append(f"{k}:{s}" if k else s)
             room -= len(parts[-1]) + len(k) + 1
             if room < 0:
                 return None
-        return ("{%s}" if isinstance(node, jt.Obj) else "[%s]") % ",".join(parts)
+        return ("{%s}" if obj else "[%s]") % ",".join(parts)
 
-    def emit(self, node, prefix: str, depth: int, ind: str, comma: str, out: list[str]) -> None:
-        """Append the lines of ``node`` (shown after ``prefix``, e.g. ``"key": ``) to ``out``."""
-        flat = self.inline(node, depth, INLINE - len(ind) - len(prefix))
+    def emit(self, node, prefix: str, depth: int, ind: str, comma: str, out: list[str],
+             where: tuple = (".", ".", ".")) -> None:
+        """Append the lines of ``node`` (shown after ``prefix``, e.g. ``"key": ``) to ``out``;
+        ``where`` is its path, its generalised path, and that of its siblings (``.parent[]``)."""
+        cuts: list = []
+        flat = self.inline(node, depth, INLINE - len(ind) - len(prefix), where, cuts)
         if flat is not None:
+            for path, gpath, chars in cuts:
+                self.note("cut", gpath, path, chars)
             out.append(f"{ind}{prefix}{flat}{comma}")
             return
-        kind = "keys" if isinstance(node, jt.Obj) else "items"
+        obj = isinstance(node, jt.Obj)
         if depth >= self.depth:
-            out.append(f"{ind}{prefix}{'{' if kind == 'keys' else '['}…{len(node)} {kind}"
-                       f"{'}' if kind == 'keys' else ']'}{comma}")
+            self.note("deep", where[2], where[0], obj, len(node))
+            out.append(f"{ind}{prefix}{'{}' if obj else '[]'}{comma}")
             return
-        out.append(f"{ind}{prefix}{'{' if kind == 'keys' else '['}")
+        out.append(f"{ind}{prefix}{'{' if obj else '['}")
         inner = ind + IND
-        values = [v for _, v in node] if kind == "keys" else list(node)
-        keep = self.choose(node, values, inner, out)
+        values = [v for _, v in node] if obj else list(node)
+        keep = self.choose(node, values, where)
         table = self.table(values)
-        if table is not None:
-            out.append(f"{inner}[thresher: table of {len(values)} objects; columns: {','.join(table)}]")
-        last, prev = keep[-1], -1
+        if table is not None and len(keep) == len(values):
+            self.note("table", where[1], where[0], len(values), ",".join(table))
+        last = keep[-1]
         for i in keep:
-            if i > prev + 1:
-                out.append(self.gap(node, prev + 1, i - 1, inner))
-            end = "" if i == last and last == len(values) - 1 else ","
+            end = "" if i == last else ","
+            at = (_key(where[0], node[i][0]), _key(where[1], node[i][0])) if obj else \
+                (_index(where[0], i), _index(where[1], ""))
+            at += (_index(where[1], ""),)
             if table is not None:
-                out.append(inner + ",".join(self.scalar(v) for _, v in values[i]) + end)
+                cells = []
+                for k, v in values[i]:
+                    cuts = []
+                    cells.append(self.scalar(v, (_key(at[0], k), _key(at[1], k)), cuts))
+                    for path, gpath, chars in cuts:
+                        self.note("cut", gpath, path, chars)
+                out.append(inner + "[" + ",".join(cells) + "]" + end)
             else:
-                p = f"{node[i][0]}: " if kind == "keys" else ""
-                self.emit(values[i], p, depth + 1, inner, end, out)
-            prev = i
-        if prev < len(values) - 1:
-            out.append(self.gap(node, prev + 1, len(values) - 1, inner))
-        out.append(f"{ind}{'}' if kind == 'keys' else ']'}{comma}")
+                p = f"{node[i][0]}: " if obj else ""
+                self.emit(values[i], p, depth + 1, inner, end, out, at)
+        out.append(f"{ind}{'}' if obj else ']'}{comma}")
 
     def cap(self, node) -> int:
         """How many members of ``node`` may be shown before sampling."""
         return self.keys if isinstance(node, jt.Obj) else self.items
 
-    def gap(self, node, lo: int, hi: int, ind: str) -> str:
-        """The count line for members ``lo..hi`` (inclusive) not shown."""
-        n = hi - lo + 1
-        if isinstance(node, jt.Obj):
-            names = ", ".join(k for k, _ in node[lo:hi + 1])
-            shown = f": {names}" if len(names) <= 240 else f": {node[lo][0]} … {node[hi][0]}"
-            return f"{ind}[thresher: {n} more key{'s' if n > 1 else ''} not shown{shown}]"
-        where = f"#{lo}" if n == 1 else f"#{lo}-#{hi}"
-        return f"{ind}[thresher: {n} more item{'s' if n > 1 else ''} not shown ({where})]"
-
-    def choose(self, node, values: list, ind: str, out: list[str]) -> list[int]:
-        """Indices of the members to show (all, or head + last + anomalies); writes the schema line
-        of a sampled array of objects first."""
+    def choose(self, node, values: list, where: tuple) -> list[int]:
+        """Indices of the members to show (all, or head + last + anomalies); a sampled container is
+        noted with what it shows (and, for an array of objects, its schema)."""
         n = len(values)
         if n <= self.cap(node) + 1:
             return list(range(n))   # every item shown: a schema line would only repeat them
@@ -165,18 +211,25 @@ class Renderer:
             self.cache[key] = (rows, anomaly.find(rows if rows is not None else
                                                   [{"value": _cell(v, memo)} for v in values]))
         rows, found = self.cache[key]
-        if rows is not None and isinstance(node, jt.Arr):
-            out.append(self.schema(rows, found, ind))
         odd = anomaly.ranked(found, self.anomalies)
         head = max(self.cap(node) - 1, 1)
-        return sorted(set(range(head)) | {n - 1} | set(odd))
+        keep = sorted(set(range(head)) | {n - 1} | set(odd))
+        if isinstance(node, jt.Obj):
+            gone = [k for i, (k, _) in enumerate(node) if i not in set(keep)]
+            names = ", ".join(gone)
+            shown = names if len(names) <= 240 else f"{gone[0]} … {gone[-1]}"
+            self.note("keys", where[1], where[0], n, len(keep), shown)
+        else:
+            table = self.table(values)
+            self.note("items", where[1], where[0], n, keep, (len(found), len(set(found) & set(keep))),
+                      self.schema(rows, found) if rows is not None else "",
+                      ",".join(table) if table is not None else "")
+        return keep
 
-    def schema(self, rows: list[dict], found, ind: str) -> str:
-        """The schema line of an array of objects (top-level keys, kinds and counts, values)."""
+    def schema(self, rows: list[dict], found) -> str:
+        """The schema of an array of objects (top-level keys, kinds and counts, values)."""
         cols = [c for c in anomaly.columns(rows) if '"."' not in c]  # top-level keys only
-        odd = f"; {len(found)} anomalous" if found else ""
-        parts = [f"{c} {anomaly.profile(rows, c)}" for c in cols]
-        return f"{ind}[thresher: {len(rows)} objects{odd}; keys: {' | '.join(parts)}]"
+        return "keys: " + " | ".join(f"{c} {anomaly.profile(rows, c)}" for c in cols)
 
     def table(self, values: list) -> list[str] | None:
         """The keys of an array of flat objects with identical keys (3 or more), else ``None``."""
@@ -188,12 +241,61 @@ class Renderer:
                 return None
         return keys
 
+    def summary(self) -> list[str]:
+        """One line per elision (or per generalised path when it recurs), lead line first."""
+        lines = [self.group(kind, gpath, recs) for (kind, gpath, *_), recs in self.notes.items()]
+        if not lines:
+            return []
+        if len(lines) > MAX_NOTES:
+            rest = len(lines) - MAX_NOTES + 1
+            lines = lines[:MAX_NOTES - 1] + [f"[thresher: {rest} more paths with members left out "
+                                             f"or cut (expand for the whole document)]"]
+        return [LEAD] + lines
+
+    @staticmethod
+    def group(kind: str, gpath: str, recs: list) -> str:
+        """The summary line of the elisions of one kind at one (generalised) path."""
+        m = len(recs)
+        if kind == "items":
+            if m == 1:
+                path, n, keep, odd, schema, table = recs[0]
+                parts = [f"{path}: {n} {'objects' if schema else 'items'}, {len(keep)} shown ({_ranges(keep)})"]
+                if odd[0]:
+                    parts.append(f"{odd[0]} anomalous, " + ("all shown" if odd[1] == odd[0] else f"{odd[1]} shown"))
+                parts += [schema] if schema else []
+                parts += [f"rows are the values of {table}"] if table else []
+                return f"[thresher: {'; '.join(parts)}]"
+            n, k = sum(r[1] for r in recs), sum(len(r[2]) for r in recs)
+            return f"[thresher: {gpath} ({m} arrays): {n} items, {k} shown]"
+        if kind == "keys":
+            if m == 1:
+                path, n, k, names = recs[0]
+                return f"[thresher: {path}: {n} keys, {k} shown; not shown: {names}]"
+            n, k = sum(r[1] for r in recs), sum(r[2] for r in recs)
+            return f"[thresher: {gpath} ({m} objects): {n} keys, {k} shown]"
+        if kind == "table":
+            if m == 1:
+                return f"[thresher: {recs[0][0]}: {recs[0][1]} objects as rows of the values of {recs[0][2]}]"
+            return f"[thresher: {gpath} ({m} arrays): objects as rows of the values of {recs[0][2]}]"
+        if kind == "deep":
+            obj = recs[0][1]
+            what, members = ("object", "keys") if obj else ("array", "items")
+            if m == 1:
+                return f"[thresher: {recs[0][0]}: {what} of {_plural(recs[0][2], members[:-1])} not shown]"
+            kinds = {r[1] for r in recs}
+            what = f"{what}s" if len(kinds) == 1 else "containers"
+            return f"[thresher: {gpath} ({m} {what}): contents not shown ({sum(r[2] for r in recs)} members)]"
+        if m == 1:
+            return f"[thresher: {recs[0][0]}: string cut (+{recs[0][1]} chars)]"
+        return f"[thresher: {gpath} ({m} strings): cut (+{sum(r[1] for r in recs)} chars)]"
+
 
 def render(root, level: tuple, cache: dict) -> list[str]:
-    """The lines of ``root`` laid out at ``level``."""
+    """The lines of ``root`` laid out at ``level``: the summary lines, then a JSON sample."""
     out: list[str] = []
-    Renderer(level, cache).emit(root, "", 0, "", "", out)
-    return out
+    r = Renderer(level, cache)
+    r.emit(root, "", 0, "", "", out)
+    return r.summary() + out
 
 
 

@@ -7,8 +7,14 @@ written is declared and counted from the input:
   their counts, or the numeric range (``bill_length_mm: num 342, empty 2; 32.1 to 59.6``);
 - every anomalous row (see ``anomaly.py``: an empty cell among filled ones, a rare value, a number
   far from the rest, a row with the wrong number of fields), up to ``max_anomalies``;
-- as many head and tail rows as the budget holds, each gap one line with the exact row count.
-Leading ``#`` comment lines are a preamble: their first and last lines stay (the last is often the
+- the rows holding each numeric column's minimum and maximum (the ends of the schema's ranges),
+  column by column while the budget holds;
+- as many head and tail rows as the budget holds; one line above the rows names those shown
+  (``[thresher: rows shown: 1-40, 57, 300-344; 260 rows not shown]``): no marker between rows,
+  so the rows read as the table they are.
+Up to 3 leading records of another width, or before a header record (scikit-learn's
+``569,30,malignant,benign`` count line), are shown as they are and are not rows. Leading ``#``
+comment lines are a preamble: their first and last lines stay (the last is often the
 header, as in tzdata's ``zone1970.tab``). Declines on input that is not a table: fewer than 3
 columns on most rows, or rows whose field counts disagree too often. On incompressible input
 (gzip probe) no row is sampled away: only the preamble is shortened.
@@ -27,6 +33,7 @@ from .lossless import compressibility
 from .distill_common import over_budget
 
 _NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe"}
+LEAD_MAX = 3   # leading records (before the header, or of another width) shown as a preamble
 
 
 def _delimiter(lines: list[str], forced: str) -> str | None:
@@ -72,6 +79,17 @@ class Table:
         width = max((w for w, c in counts.items() if c >= 0.05 * len(recs)), default=0)
         header_line = lines[pre - 1].lstrip("#") if pre else ""
         pre_fields = next(csv.reader([header_line], delimiter=delim)) if header_line else []
+        # leading records of another width (a count line: scikit-learn's "569,30,malignant,benign")
+        # or before a header line (boston's "506,13,,,..."): shown as they are, not rows
+        lead = 0
+        while lead < min(LEAD_MAX, len(recs) - 8) and len(recs[lead][2]) != width:
+            lead += 1
+        at = next((j for j in range(lead, min(lead + LEAD_MAX, len(recs) - 8))
+                   if _looks_header(recs[j][2], recs[j + 1:j + 4])), None)
+        if at is not None and not (pre and len(pre_fields) == width):
+            lead = at
+        self.lead = [i for _, (a, b, _) in zip(range(lead), recs) for i in range(a, b)]
+        recs = recs[lead:]
         if pre and len(pre_fields) == width and width >= 2:
             self.header, self.names = pre - 1, [f.strip() for f in pre_fields]
         elif recs and _looks_header(recs[0][2], recs[1:4]):
@@ -113,28 +131,33 @@ def _schema(t: Table, found: dict, shown: int) -> list[str]:
     return out
 
 
+def _shown(keep: list[int], n: int) -> str:
+    """The one line saying which rows (numbered from 1 after the header) are shown."""
+    spans, i = [], 0
+    while i < len(keep):
+        j = i
+        while j + 1 < len(keep) and keep[j + 1] == keep[j] + 1:
+            j += 1
+        spans.append(f"{keep[i] + 1}" if i == j else f"{keep[i] + 1}-{keep[j] + 1}")
+        i = j + 1
+    return f"[thresher: rows shown: {', '.join(spans) or 'none'}; {n - len(keep)} rows not shown]"
+
+
 def _assemble(lines, t: Table, keep_recs: set[int], fixed: list[int], head: list[str]):
-    """View lines and origins: preamble/header lines, schema lines, kept records, gap lines."""
+    """View lines and origins: preamble/header lines, schema lines, the line naming the rows shown
+    (when some are not), then the kept records, with no marker between them."""
     view, origin = [], []
     for i in fixed:
         view.append(lines[i])
         origin.append(i)
+    keep = [k for k in range(len(t.recs)) if k in keep_recs]
+    head = head + ([_shown(keep, len(t.recs))] if len(keep) < len(t.recs) else [])
     view.extend(head)
     origin.extend([SYNTHETIC] * len(head))
-    gap = 0
-    for k, (a, b, _) in enumerate(t.recs):
-        if k not in keep_recs:
-            gap += 1
-            continue
-        if gap:
-            view.append(f"[thresher: {gap} rows not shown]")
-            origin.append(SYNTHETIC)
-            gap = 0
+    for k in keep:
+        a, b, _ = t.recs[k]
         view.extend(lines[a:b])
         origin.extend(range(a, b))
-    if gap:
-        view.append(f"[thresher: {gap} rows not shown]")
-        origin.append(SYNTHETIC)
     return view, origin
 
 
@@ -160,31 +183,63 @@ def _table(payload, params) -> Table | None:
     return t
 
 
+def extremes(t: Table) -> list[int]:
+    """Row indices holding each numeric column's smallest and largest value (first such row),
+    column by column: the rows the schema's ranges point at."""
+    out: list[int] = []
+    for name in t.names:
+        nums = [(float(r[name].text), k) for k, r in enumerate(t.rows) if r[name].kind == "num"]
+        if len(nums) < max(8, 0.8 * len(t.rows)):
+            continue
+        for k in (min(nums)[1], max(nums, key=lambda v: (v[0], -v[1]))[1]):
+            if k not in out:
+                out.append(k)
+    return out
+
+
+def _over(view: list[str], budget: dict) -> bool:
+    """:func:`over_budget` of the view as emitted (with its final newline, as Trim counts it)."""
+    return over_budget(view, budget) or over_budget(["\n".join(view) + "\n"], budget)
+
+
 def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
-    """The view with every anomalous row (fewer if they alone overflow the budget) and as many
-    head and tail rows as the budget holds."""
+    """The view with every anomalous row (fewer if they alone overflow the budget), then the rows
+    holding each numeric column's minimum and maximum, then as many head and tail rows as the
+    budget holds."""
     lines, n = list(payload.source), len(t.recs)
     found = anomaly.find(t.rows)
     cap = params["max_anomalies"]
     odd = set(anomaly.ranked(found, cap))
+    ext_all = [k for k in extremes(t) if k not in odd]
+    ext: set[int] = set()
     head = _schema(t, found, len(odd))
 
     def attempt(count: int):
         tail = int(count * params["tail_share"])
-        keep = set(range(count - tail)) | set(range(n - tail, n)) | odd | crit
+        keep = set(range(count - tail)) | set(range(n - tail, n)) | odd | crit | ext
         return _assemble(lines, t, keep, fixed, head)
 
     best = attempt(0)
-    while over_budget(best[0], ctx.budget) and odd:  # too many anomalies for the budget: fewer
+    while _over(best[0], ctx.budget) and odd:  # too many anomalies for the budget: fewer
         cap //= 2
         odd = set(anomaly.ranked(found, cap))
         head = _schema(t, found, len(odd))
         best = attempt(0)
+    lo, hi = 1, len(ext_all)
+    while lo <= hi:  # the most column extremes (in column order) that still fit
+        mid = (lo + hi) // 2
+        ext = set(ext_all[:mid])
+        view, origin = attempt(0)
+        if not _over(view, ctx.budget):
+            best, lo = (view, origin), mid + 1
+        else:
+            hi = mid - 1
+    ext = set(ext_all[:hi])
     lo, hi = 1, n
     while lo <= hi:  # the most head/tail rows that still fit
         mid = (lo + hi) // 2
         view, origin = attempt(mid)
-        if not over_budget(view, ctx.budget):
+        if not _over(view, ctx.budget):
             best, lo = (view, origin), mid + 1
         else:
             hi = mid - 1
@@ -203,12 +258,15 @@ def run(payload, params, ctx):
             any(tiers[i] == CRITICAL for i in range(a, b))}
     fixed = ({0, t.preamble - 1} if t.preamble else set()) | ({t.header} if t.header is not None
                                                              else set())
-    fixed |= {i for i in range(t.preamble) if failed and tiers[i] == CRITICAL}
+    fixed |= {i for i in range(t.preamble) if failed and tiers[i] == CRITICAL} | set(t.lead)
     lines = list(payload.source)
     if compressibility("\n".join(lines)) > params["max_ratio"]:  # no row sampling
         view = _assemble(lines, t, set(range(len(t.recs))), sorted(fixed),
                          _schema(t, anomaly.find(t.rows), 0))
     else:
         view = _fill(payload, params, ctx, t, sorted(fixed), crit)
+        if _over(view[0], ctx.budget):
+            return None  # even the schema and anomalies overflow: a trimmed view would make the
+            # line naming the rows shown untrue; Trim cuts the table itself instead
     out = payload.with_view(*view)
     return out if estimate(out.text()) < payload.tokens() else None

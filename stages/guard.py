@@ -1,7 +1,10 @@
 """Guard: decide what must pass through byte-exact, and send it out of the ``verbatim`` port.
 
 Byte-exact: binary output, structured data a program will parse (``--json``, ``--porcelain``,
-``-o json``, output that parses as JSON). Whole: tiny outputs and small outputs of a failing
+``-o json``, output that parses as JSON, ``cat`` of a lock file), and a data file shown
+(``cat x.csv``, ``python -m json.tool x.json``: ``program_reads``) when a program may be the
+reader (``compress(..., reader="program")``: a PATH shim writing into a pipe or file). When the
+agent reads a data file, it is a read: the graph crushes it over budget. Whole: tiny outputs and small outputs of a failing
 command (only their colour codes may go at emission, which leaves the visible text unchanged).
 Everything else is declined and continues down the graph.
 """
@@ -34,14 +37,18 @@ def _looks_json(raw: bytes) -> bool:
         return False
 
 
-def verdict(payload, params) -> str | None:
-    """The reason ``payload`` must pass byte-exact, or ``None``."""
+def verdict(payload, params, reader: str = "agent") -> str | None:
+    """The reason ``payload`` must pass byte-exact, or ``None``; ``reader`` is who reads the output
+    (``"agent"``, or ``"program"`` when a program may: ``compress(..., reader=...)``)."""
     raw = payload.raw
     if params["binary"] and (b"\0" in raw[:65536] or
                              sum(s.count("\ufffd") for s in payload.source[:200]) > 64):
         return "binary output passes raw"
     if params["structured_flags"] and _flags(params["structured_flags"]).search(payload.command):
         return "structured output flag (a program will parse it)"
+    if reader == "program" and params["program_reads"] and \
+            _flags(params["program_reads"]).search(payload.command):
+        return "data read by a program (a shim writing into a pipe or file)"
     n = len(payload.source)
     if n <= params["tiny_lines"]:
         return f"{CLEANABLE_VERDICTS[0]} ({n} lines)"
@@ -54,5 +61,5 @@ def verdict(payload, params) -> str | None:
 
 def run(payload, params, ctx):
     """``Out("verbatim", ...)`` with the reason, or ``None`` to let the graph continue."""
-    why = verdict(payload, params)
+    why = verdict(payload, params, ctx.extras.get("reader", "agent"))
     return None if why is None else Out("verbatim", payload.evolve(verdict=why))

@@ -36,6 +36,17 @@ class ReadParams(_Params):
     max_line_chars: int = Field(4000, ge=80, description="clip longer lines, saying how much was cut")
 
 
+LOCK_FILE_READ = (r"(?:^|\s)(?:cat|bat)\s+(?:\S+/)?(?:[^\s/]*[.-]lock(?:\.json|\.ya?ml)?|"
+                  r"npm-shrinkwrap\.json|go\.sum)\s*$")
+"""``cat`` of a lock file (package-lock.json, yarn.lock, Cargo.lock, poetry.lock, pnpm-lock.yaml...):
+tools write these, a copy of what was shown must be the file, whoever reads."""
+DATA_FILE_READ = (r"(?:^|\s)(?:cat|bat|head|tail)\s+(?:-\S+\s+(?:\d+\s+)?)*[^\s|;&<>]+"
+                  r"\.(?:json|jsonl|ndjson|geojson|ya?ml|toml|csv|tsv|tab)\s*$|"
+                  r"(?:^|\s)(?:python[\d.]*\s+-m\s+json\.tool|jq|yq|gron)\s")
+"""A data file shown (``cat x.csv``, ``python -m json.tool x.json``, ``jq``): byte-exact when a
+program reads it, crushed when the agent does (issue 16)."""
+
+
 class GuardParams(_Params):
     """Guard: what passes through byte-exact."""
     tiny_lines: int = Field(6, ge=0, description="outputs with at most this many lines pass whole")
@@ -44,10 +55,14 @@ class GuardParams(_Params):
     structured_flags: list[str] = Field(
         default_factory=lambda: [r"--json\b", r"--porcelain\b", r"(?:^|\s)-o\s*json\b",
                                  r"--format[= ](?!(?:documentation|progress|doc)\b)", r"--pretty[= ]t?format:", r"--output[= ](?:json|yaml)\b",
-                                 r"(?:^|\s)(?:cat|bat)\s+(?:\S+/)?[^\s/]+\.(?:json|jsonl|ya?ml|toml|csv|tsv|lock)\s*$"],
+                                 LOCK_FILE_READ],
         description="regexes on the command line that mean a program will parse the output")
+    program_reads: list[str] = Field(
+        default_factory=lambda: [DATA_FILE_READ],
+        description="regexes of commands whose output passes byte-exact only when a program may be "
+        "reading it (a PATH shim writing into a pipe or file); the agent reading gets the crushed view")
     sniff_json: bool = Field(True, description="output that parses as JSON passes byte-exact")
-    _regexes = field_validator("structured_flags")(_safe_regexes)
+    _regexes = field_validator("structured_flags", "program_reads")(_safe_regexes)
     binary: bool = Field(True, description="output with NUL bytes or mostly undecodable passes raw")
 
 

@@ -85,19 +85,22 @@ def test_runs_fold_with_exact_counts_and_decline_on_lookalike_lines():
 
 
 def test_cars_keeps_every_row_with_a_null_and_counts_the_rest_exactly():
-    """jq . cars.json: all 14 rows with a null field are kept; the schema line and the gap lines
-    add up to the 406 objects."""
+    """jq . cars.json: all 14 rows with a null field are kept; the one summary line above the
+    document counts the 406 objects and names the rows shown; the sample itself still parses."""
     case = fixture_case("data-json-cars-jq")
     cars = json.loads(case["stdout"])
     text = _run(case).text
     for car in cars:
         if car["Miles_per_Gallon"] is None or car["Horsepower"] is None:
             assert json.dumps(car["Name"]) in text
-    assert "[thresher: 406 objects; 14 anomalous;" in text
-    assert '"Miles_per_Gallon" num 398 null 8' in text
-    rows = [line for line in text.splitlines() if line.startswith(' "')]
-    gaps = [int(m) for m in re.findall(r"\[thresher: (\d+) more items? not shown", text)]
-    assert len(rows) + sum(gaps) == 406
+    m = re.search(r"^\[thresher: \.: 406 objects, (\d+) shown \(([#\d, -]+)\); 14 anomalous, all shown;", text, re.M)
+    assert m and '"Miles_per_Gallon" num 398 null 8' in text
+    shown = [int(i) for r in m.group(2).split(", ") for i in
+             (range(int(r[1:].split("-#")[0]), int(r.split("-#")[-1].lstrip("#")) + 1))]
+    sample = json.loads("\n".join(ln for ln in text.splitlines() if not ln.startswith("[thresher:")))
+    assert len(sample) == len(shown) == int(m.group(1))
+    keys = list(cars[0])
+    assert sample == [[cars[i][k] for k in keys] for i in shown]  # rows: the values, in key order
 
 
 def test_recorded_api_session_keeps_non_200_calls():
@@ -110,14 +113,21 @@ def test_recorded_api_session_keeps_non_200_calls():
 
 
 def test_csv_rows_are_byte_exact_and_gaps_count_every_row():
-    """head -n 1500 airports.csv: header, schema, rows with empty fields, exact gap counts."""
+    """head -n 1500 airports.csv: header, schema, rows with empty fields; one line names the rows
+    shown and counts the rest, and no marker sits between the rows."""
     case = fixture_case("data-csv-airports-head")
     text = _run(case).text
     src = case["stdout"].splitlines()
     body = [line for line in text.splitlines() if not line.startswith("[thresher:")]
     assert all(line in src for line in body)
-    gaps = sum(int(n) for n in re.findall(r"^\[thresher: (\d+) rows not shown\]$", text, re.M))
-    assert len(body) - 1 + gaps == len(src) - 1
+    m = re.search(r"^\[thresher: rows shown: ([\d, -]+); (\d+) rows not shown\]$", text, re.M)
+    assert m and len(body) - 1 + int(m.group(2)) == len(src) - 1
+    shown = [i for r in m.group(1).split(", ") for i in
+             range(int(r.split("-")[0]), int(r.split("-")[-1]) + 1)]
+    assert body[1:] == [src[i] for i in shown]  # rows numbered from 1 after the header
+    lines = text.splitlines()
+    first_row = lines.index(body[1])
+    assert not any(ln.startswith("[thresher:") for ln in lines[first_row:-1])  # no marker between rows
     assert "[thresher: 1499 rows × 7 columns (comma-separated)" in text
 
 

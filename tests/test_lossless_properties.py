@@ -117,6 +117,10 @@ def test_crush_json_never_inflates_and_shows_only_input_values(records, max_toke
         assert estimate(view.text()) < estimate(p.text())
         for line in view.lines:
             assert line.lstrip().startswith("[thresher: ") or values_from_input(line, text), line
+        # no marker inside the data: the summary lines come first, then a sample that parses
+        body = [ln for ln in view.lines if not ln.startswith("[thresher: ")]
+        assert not any("[thresher: " in ln for ln in body)
+        assert isinstance(json.loads("\n".join(body)), list)
 
 
 @SETTINGS

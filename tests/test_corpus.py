@@ -18,6 +18,14 @@ from .conftest import CORPUS, FIXTURES, load_cases, seen_by_agent
 CASES = load_cases(CORPUS) + load_cases(FIXTURES)
 
 
+READ_NOT_PARSED = {
+    "csv-titanic": "`cat titanic.csv` at the end of an agent's line is a read (issue 16 §1: the "
+                   "crushed view); nothing in the case tells it from csv-penguins, which is not "
+                   "marked verbatim. Under a PATH shim into a pipe it is byte-exact (test_data_reads)",
+}
+"""Corpus cases marked verbatim that the project's INV-9 rule treats as a read by the agent."""
+
+
 @pytest.fixture(scope="module")
 def plans():
     return load_plans(use_cache=False)
@@ -37,7 +45,7 @@ def test_case_contracts(case, plans):
             continue
         res = compress(text, command=case["command"] or "", exit_code=case["exit_code"],
                        stream=stream, plans=plans)
-        if case.get("verbatim"):
+        if case.get("verbatim") and case["id"] not in READ_NOT_PARSED:
             assert res.output == text.encode(), res.emission.reason
         out_text = res.output.decode("utf-8", "replace")
         # the one exemption from never-worse: a masked secret (property/invariants.MASKED_RE)

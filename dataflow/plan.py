@@ -202,7 +202,7 @@ class Plans:
     """All compiled plans plus the command → class table, and the errors of graphs that failed."""
 
     def __init__(self, data: dict) -> None:
-        self.plans: dict[str, dict] = data["plans"]
+        self.plans: dict[str, dict] = _Unpacked(data["plans"])
         self.sources: dict[str, list] = data.get("sources", {})
         self.errors: list[str] = data.get("errors", [])
         self.untrusted: list = data.get("untrusted", [])
@@ -229,6 +229,32 @@ class Plans:
     def sniff(self, head: str) -> str | None:
         """The payload class fingerprinted from the first KiB of output, or ``None`` (unknown)."""
         return self.sniffs.first(head)
+
+
+class _Unpacked(dict):
+    """``graph id → plan``, where the cache stores each plan as its own marshal blob: a command
+    uses one plan of ~60, so the others are never decoded (a start-up cost of every command)."""
+
+    def __getitem__(self, gid: str) -> dict:
+        plan = dict.__getitem__(self, gid)
+        if isinstance(plan, bytes):
+            plan = marshal.loads(plan)
+            dict.__setitem__(self, gid, plan)
+        return plan
+
+    def get(self, gid: str, default=None):
+        return self[gid] if gid in self else default
+
+    def values(self):
+        return [self[gid] for gid in self]
+
+    def items(self):
+        return [(gid, self[gid]) for gid in self]
+
+
+def _packed(data: dict) -> dict:
+    """``data`` as the cache stores it: each plan marshalled on its own (see :class:`_Unpacked`)."""
+    return dict(data, plans={gid: marshal.dumps(plan) for gid, plan in data["plans"].items()})
 
 
 class _Rules:
@@ -297,7 +323,7 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
         data = build_all(usable)
         data["untrusted"] = untrusted
         if use_cache:
-            _write_atomic(path, marshal.dumps(data))
+            _write_atomic(path, marshal.dumps(_packed(data)))
         warm_filters(cwd)
         plans = Plans(data)
     if plans.untrusted:

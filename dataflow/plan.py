@@ -30,9 +30,9 @@ CLASSIFY_FILE = "classify.yaml"
 
 
 def builtin_dir() -> str:
-    """Folder of the shipped graphs."""
-    import thresher.graphs as pkg
-    return os.path.dirname(pkg.__file__)
+    """Folder of the shipped graphs: the ``thresher.graphs`` package, next to this one in the
+    wheel and in the source tree alike (found without importing it: a start-up cost)."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "graphs")
 
 
 def user_dir() -> str:

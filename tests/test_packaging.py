@@ -41,6 +41,9 @@ def test_shipped_graphs_are_package_data():
     from importlib.resources import files
     names = {p.name for p in files("thresher.graphs").iterdir()}
     assert "generic.default.yaml" in names and "classify.yaml" in names
+    import thresher.graphs
+    from thresher.dataflow.plan import builtin_dir  # found without importing the package
+    assert os.path.samefile(builtin_dir(), os.path.dirname(thresher.graphs.__file__))
 
 
 HEAVY = ("networkx", "pydantic", "yaml", "numpy", "rank_bm25")
@@ -111,7 +114,7 @@ def test_run_of_a_command_no_rule_names_imports_neither_re_nor_a_hash_module(tmp
     imported, out = _imports_of(tmp_path, ["run", "--", "true"])
     assert "thresher.cmd_run" in imported and "thresher.dataflow.plan" in imported
     unwanted = NEVER_PER_COMMAND + ("re", "enum", "shlex", "blake3", "json", "sqlite3",
-                                    "thresher.dataflow.api", "thresher.dataflow.executor")
+                                    "thresher.dataflow.api", "thresher.dataflow.executor", "thresher.graphs")
     assert not imported & set(unwanted), sorted(imported & set(unwanted))
     assert out == b""
 

@@ -136,7 +136,8 @@ def test_hook_pretooluse_imports_no_engine_and_no_database(tmp_path):
     imported, out = _imports_of(tmp_path, ["hook", "claude"], json.dumps(payload).encode())
     assert "thresher.integrations.claude_hook" in imported
     unwanted = NEVER_PER_COMMAND + ("sqlite3", "blake3", "thresher.dataflow.plan",
-                                    "thresher.dataflow.executor", "thresher.stores.db")
+                                    "thresher.dataflow.executor", "thresher.stores.db",
+                                    "thresher.cmd_run")
     assert not imported & set(unwanted), sorted(imported & set(unwanted))
     assert b"thresher" in out and b"run" in out  # it did answer with the rewrite
 

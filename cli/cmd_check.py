@@ -25,6 +25,8 @@ EPILOG = """invariants checked (see DESIGN.md §2):
 
 Inputs are generated shaped like real tool output (ANSI colour, CR progress bars, invalid UTF-8,
 100 KB lines, near-identical runs, tracebacks, pytest/log/git output, JSON, thresher's own markers).
+Users' own stages (entry point group thresher.stages, see `thresher graph stages`) are checked
+exactly as the built-in ones.
 
 examples:
   thresher check                                  # every graph found (built-in, user, project)
@@ -69,10 +71,6 @@ def _report(outcome) -> None:
 
 def main(argv: list[str]) -> int:
     """Validate the graphs, run the property checks, print PASS/FAIL per invariant; exit 0, 1 or 2."""
-    import importlib.util
-    if importlib.util.find_spec("hypothesis") is None:  # a test extra, not a runtime dependency
-        sys.stderr.write("thresher check: needs hypothesis (pip install 'thresher[test]')\n")
-        return 2
     from thresher.common import run_command
     return run_command("thresher check", _parser(), argv, _run)
 

@@ -1,4 +1,5 @@
-"""``thresher graph check|show|draw``: validate graph files, list the graphs in effect, draw one.
+"""``thresher graph check|show|draw|stages|schema``: validate graph files, list the graphs in effect,
+draw one, list the stages a graph may name, print the JSON Schema of graph files.
 
 This is control-plane tooling (it imports yaml, pydantic and networkx through ``dataflow.build``);
 nothing here is on the hot path. Graph files are validated exactly as the plan cache compiles them,
@@ -14,7 +15,8 @@ import os
 import sys
 from typing import Any
 
-DESCRIPTION = """Check, list and draw thresher graphs.
+DESCRIPTION = """Check, list and draw thresher graphs; list the stages they may name; print
+their JSON Schema.
 
 A graph is a YAML file <class>.<role>.yaml wiring typed stages (read → guard → score → distill →
 collapse → ledger → route → persist). Graphs come from three places, later ones winning for the
@@ -27,7 +29,9 @@ EPILOG = """examples:
   thresher graph draw pytest.default --format dot | dot -Tsvg > pytest.svg
   thresher graph draw pytest.default --trace-cmd "pytest -q" --exit-code 1 --input out.txt
   thresher graph draw pytest.default --format svg -o pytest.svg
-  thresher graph draw --all --html -o graphs.html"""
+  thresher graph draw --all --html -o graphs.html
+  thresher graph stages                      # built-in and installed user stages
+  thresher graph schema -o .thresher/graph.schema.json   # for editors (see the README)"""
 
 FORMATS = ("mermaid", "dot", "svg", "html", "json")
 """What ``graph draw`` writes: text for Markdown/Graphviz, a standalone SVG, a page, the model."""
@@ -39,7 +43,7 @@ GIVEN = "project"
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="thresher graph", description=DESCRIPTION, epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="action", required=True, metavar="{check,show,draw}")
+    sub = ap.add_subparsers(dest="action", required=True, metavar="{check,show,draw,stages,schema}")
     check = sub.add_parser("check", help="validate graph files (exit 2 on any error)",
                            description="Validate graph files the way the plan cache compiles them. "
                            "`extends:` bases are looked up among the given files and the "
@@ -71,7 +75,55 @@ def _parser() -> argparse.ArgumentParser:
                       help="the command that produced --input (turns on its rules)")
     draw.add_argument("--exit-code", type=int, metavar="N",
                       help="exit status of that command (non-zero: failure rules)")
+    stages = sub.add_parser("stages", help="list the stages a graph may name",
+                            description="List every stage: built-in ones, then users' own from "
+                            "installed distributions (entry point group thresher.stages), with "
+                            "phase, ports and what it does; a user stage that cannot be used is "
+                            "listed with its error (exit 2).")
+    stages.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    schema = sub.add_parser("schema", help="print the JSON Schema of graph YAML files (for editors)",
+                            description="Print a JSON Schema (draft 2020-12) of graph and role "
+                            "files, generated from the models the loader validates with: stage "
+                            "names (built-in and installed user stages) and each stage's params. "
+                            "Point a YAML language server at it with a first line "
+                            "`# yaml-language-server: $schema=PATH`.")
+    schema.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     return ap
+
+
+def stage_rows() -> list[dict]:
+    """Every stage a graph may name, built-in first, JSON-ready; a user stage that cannot be used
+    (one named like a built-in stage included) has ``error`` and ``hint`` instead."""
+    from thresher.dataflow.compile import default_registry
+    from thresher.dataflow.errors import StageLoadError
+    from thresher.stages.registry import REGISTRY
+    registry = default_registry()
+    rows = []
+    for key in [*REGISTRY, *registry.user_keys()]:
+        origin = "built-in" if key in REGISTRY and len(rows) < len(REGISTRY) else "user"
+        try:
+            info = REGISTRY[key] if origin == "built-in" else registry.user(key)
+        except StageLoadError as exc:
+            rows.append({"stage": key, "origin": origin, "error": exc.problem, "hint": exc.hint})
+            continue
+        rows.append({"stage": key, "origin": origin, "phase": info.phase, "ports": list(info.ports),
+                     "impl": info.impl, "summary": info.summary})
+    return rows
+
+
+def stages(as_json: bool) -> int:
+    """Print :func:`stage_rows` (table or JSON); 2 when a user stage cannot be used."""
+    rows = stage_rows()
+    if as_json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        from thresher.viz.table import format_rows
+        table = [("stage", "origin", "phase", "ports", "does")]
+        table += [(r["stage"], r["origin"], r.get("phase", "ERROR"), ",".join(r.get("ports", [])),
+                   r.get("summary") or f"{r['error']} (hint: {r['hint']})") for r in rows]
+        for line in format_rows(table, set()):
+            print(line)
+    return 2 if any("error" in r for r in rows) else 0
 
 
 def param_defaults() -> dict[str, dict[str, Any]]:
@@ -82,12 +134,13 @@ def param_defaults() -> dict[str, dict[str, Any]]:
     """
     from thresher.dataflow.compile import default_registry
     out: dict[str, dict[str, Any]] = {}
-    for key, info in default_registry().items():
-        module, _, attr = info.params.partition(":")
+    registry = default_registry()
+    for key in registry:
         try:
+            module, _, attr = registry[key].params.partition(":")
             model = getattr(importlib.import_module(module), attr)
             out[key] = model.model_validate({}).model_dump(mode="json")
-        except Exception:  # noqa: BLE001 - a model with required params: show them all
+        except Exception:  # noqa: BLE001 - required params (show them all), or a broken user stage
             continue
     return out
 
@@ -227,6 +280,11 @@ def _dispatch(args) -> int:
         return check(args.files)
     if args.action == "show":
         return show(args.json)
+    if args.action == "stages":
+        return stages(args.json)
+    if args.action == "schema":
+        from thresher.graph_schema import main as schema_main
+        return schema_main(args.output)
     from thresher.graph_draw import draw
     return draw(args)
 

@@ -14,8 +14,10 @@ Contract (benchmarks and hooks rely on it, keep it stable):
 - binary input (by magic bytes or by a high share of non-text bytes; ``thresher.media``) is
   never written as bytes: one line with its type, size and the handle whose ``thresher expand
   HANDLE --raw`` returns it byte-exact;
-- text inputs over 64 MiB stream through unchanged in bounded memory (binary ones: one line,
-  not archived).
+- text inputs over the examination budget (64 MiB; THRESHER_EXAMINE_MB) are spooled in bounded
+  memory: the graph examines the first 64 MiB, every later line is scanned for error lines, and
+  the one footer says which lines were only scanned (``thresher.dataflow.big``); binary ones: one
+  line, not archived.
 """
 
 from __future__ import annotations
@@ -83,12 +85,15 @@ def main(argv: list[str]) -> int:
         _stream_raw(b"", stdin, stdout)
         return 0
     from thresher.dataflow.api import MAX_INPUT
-    data = stdin.read(MAX_INPUT + 1)
+    from thresher.dataflow.big import examine_budget
+    budget = examine_budget(MAX_INPUT)
+    data = stdin.read(budget + 1)
     from thresher import switches
-    if len(data) > MAX_INPUT:
-        if not (switches.disabled() or switches.measure_only()) and _describe_huge(data, stdin):
-            return 0
-        _stream_raw(data, stdin, stdout)  # too big to hold: pass through in bounded memory
+    if len(data) > budget:
+        if switches.disabled() or switches.measure_only():
+            _stream_raw(data, stdin, stdout)  # too big to hold: pass through in bounded memory
+        elif not _describe_huge(data, stdin):
+            _big(data, stdin, stdout, budget, opts, switches)
         return 0
     out, res = data, None
     if not switches.disabled():
@@ -108,6 +113,23 @@ def main(argv: list[str]) -> int:
         switches.record(res, data, command=opts["command"], role=opts["role"], scope=scope,
                         exit_code=opts["exit_code"], measure_only=measuring)
     return 0
+
+
+def _big(head: bytes, stdin, stdout, budget: int, opts: dict, switches) -> None:
+    """Text over the examination budget: examined up to it, the rest scanned for error lines."""
+    from thresher.dataflow.api import compress
+    from thresher.dataflow.big import compress_stream
+    from thresher.stores.archive import default_archive
+    try:
+        archive = default_archive()
+    except Exception:  # noqa: BLE001 - no archive: no handle may be shown, so the input streams raw
+        _stream_raw(head, stdin, stdout)
+        return
+    rest = {k: v for k, v in opts.items() if k not in ("command", "exit_code")}
+    compress_stream(head, stdin, stdout, budget=budget, compress=compress, archive=archive,
+                    command=opts["command"], exit_code=opts["exit_code"],
+                    scope=switches.scope(), **rest)
+    stdout.flush()
 
 
 def _describe_huge(head: bytes, stdin, chunk: int = 1 << 20) -> bool:

@@ -12,8 +12,12 @@ Contract:
   PATH shim into a pipe or file, where a program may be reading it (INV-9);
 - stdin is inherited; watchers, followers, dev servers and interactive programs (classifier class
   ``stream``) and machine-format output (class ``verbatim``) run untouched via exec;
-- output over 64 MiB, or a command still running after ``--stream-after`` seconds (default 300),
-  switches to raw streaming passthrough: nothing is held back or lost. The timer is a hang guard,
+- stdout over the examination budget (64 MiB; THRESHER_EXAMINE_MB) goes on into a temporary
+  file (bounded memory): the graph examines the first 64 MiB, every later line is scanned for error
+  lines, and the one footer says which lines were only scanned (``thresher.dataflow.big``); stdout
+  over 256 MiB in all, stderr over a quarter of the budget, or a command still running after
+  ``--stream-after`` seconds (default 300), switches to raw streaming passthrough: nothing is held
+  back or lost. The timer is a hang guard,
   not a budget: a test suite of 30 s or 3 minutes is compressed the same on a quiet or a busy
   machine (no decision depends on time below that bound);
 - a bad thresher option (unknown, missing value) runs the command unfiltered with a one-line
@@ -177,19 +181,65 @@ def _run(cmd: list[str], opts: dict, fwd) -> int:
     env = dict(os.environ)
     for key, value in QUIET_ENV.items():
         env.setdefault(key, value)
+    from thresher.dataflow.big import examine_budget
     from thresher.runner import run_captured
-    cap = run_captured(cmd, env, max_bytes=MAX_CAPTURE, stream_after=opts["stream_after"], fwd=fwd)
+    cap = run_captured(cmd, env, max_bytes=examine_budget(MAX_CAPTURE),
+                       stream_after=opts["stream_after"], fwd=fwd, spill=True)
     if cap.spawn_error:
         sys.stderr.write(f"thresher run: {cap.spawn_error}\n")
         return cap.status
     if not cap.streamed:
         ctx = {"command": command, "exit_code": cap.status, "pclass": pclass, "role": opts["role"],
                "plans": plans}
-        if 1 not in cap.gone:
+        if cap.spill is not None:
+            with cap.spill:
+                if 1 not in cap.gone:
+                    _emit_big(bytes(cap.stdout), cap.spill, ctx)
+        elif 1 not in cap.gone:
             _emit(1, bytes(cap.stdout), "stdout", ctx)
         if 2 not in cap.gone:
             _emit(2, bytes(cap.stderr), "stderr", ctx, keep=cap.status != 0)
     return cap.status
+
+
+class _Out:
+    """fd 1 as a writer (a reader that went away only ends the writing)."""
+
+    def write(self, data: bytes) -> None:
+        from thresher.runner import _write_all
+        _write_all(1, data)
+
+
+def _emit_big(head: bytes, spill, ctx: dict) -> None:
+    """stdout over the examination budget (``head`` buffered, the rest in ``spill``): examined up
+    to the budget, the rest scanned for error lines (``thresher.dataflow.big``); binary: one line;
+    raw when measuring, disabled, or on thresher's own failure before anything was written."""
+    from thresher import switches
+    from thresher.runner import CHUNK, _write_all
+    try:
+        if not (switches.disabled() or switches.measure_only()):
+            from thresher.media import describe, sniff
+            found = sniff(head)
+            if found is not None:
+                size = len(head) + os.fstat(spill.fileno()).st_size
+                _write_all(1, (describe(found, size, "") + "\n").encode())
+                return
+            from thresher.dataflow.api import compress
+            from thresher.dataflow.big import compress_stream, examine_budget
+            from thresher.stores.archive import default_archive
+            archive = default_archive()
+            compress_stream(head, spill, _Out(), budget=examine_budget(MAX_CAPTURE),
+                            compress=compress, archive=archive, command=ctx["command"],
+                            exit_code=ctx["exit_code"], pclass=ctx["pclass"], role=ctx["role"],
+                            plans=ctx["plans"], scope=switches.scope())
+            return
+    except Exception:  # noqa: BLE001 - nothing written yet: raw below
+        spill.seek(0)
+    _write_all(1, head)
+    while True:
+        block = spill.read(CHUNK)
+        if not block or not _write_all(1, block):
+            return
 
 
 def _mask_kept(data: bytes, ctx: dict) -> bytes:

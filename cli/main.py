@@ -12,7 +12,7 @@ COMMANDS = {
     "run": ("thresher.cmd_run", "run a command and filter its output (exit code kept exact)"),
     "pipe": ("thresher.cmd_pipe", "compress stdin for the agent (the hot path)"),
     "trace": ("thresher.cmd_trace", "show what each stage did to a payload"),
-    "graph": ("thresher.cmd_graph", "check, list and draw graphs"),
+    "graph": ("thresher.cmd_graph", "check, list and draw graphs; list stages; JSON Schema for editors"),
     "check": ("thresher.cmd_check", "property-test a graph against the invariants"),
     "expand": ("thresher.cmd_expand", "print an archived original (byte-exact) by handle"),
     "read": ("thresher.cmd_read", "read a file: outline, signatures, a section, lines, or anchored"),

@@ -34,6 +34,9 @@ except ImportError:  # pragma: no cover - an interpreter without it
     import signal
 
 CHUNK = 1 << 16
+SPILL_FACTOR = 3
+"""A spilled stdout may grow to this many times the captured part (with 64 MiB captured: 256 MiB
+in all); past that it streams raw, as an endless output (`yes | head -1`) must."""
 
 _OURS = ("SIGKILL", "SIGSTOP", "SIGCHLD", "SIGCLD", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGCONT",
          "SIGPIPE", "SIGXFSZ", "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGTRAP", "SIGABRT",
@@ -114,13 +117,14 @@ class Forwarder:
 class Captured:
     """What a run produced: exit status (shell convention), the two streams, and whether they streamed."""
 
-    __slots__ = ("status", "stdout", "stderr", "streamed", "spawn_error", "gone")
+    __slots__ = ("status", "stdout", "stderr", "streamed", "spawn_error", "gone", "spill")
 
     def __init__(self) -> None:
         self.status = 0
         self.stdout = bytearray()
         self.stderr = bytearray()
         self.streamed = False
+        self.spill = None  # stdout past the capture limit, in a temporary file (``spill=True``)
         self.spawn_error = ""
         self.gone: set[int] = set()  # our fds (1, 2) whose reader went away: nothing to emit there
 
@@ -165,8 +169,13 @@ def run_passthrough(argv: list[str], env: dict, fwd: Forwarder) -> Captured:
 
 
 def run_captured(argv: list[str], env: dict, *, max_bytes: int, stream_after: float,
-                 fwd: Forwarder | None = None) -> Captured:
-    """Run ``argv``; capture both streams (or stream them raw past the limits); wait for the exit."""
+                 fwd: Forwarder | None = None, spill: bool = False) -> Captured:
+    """Run ``argv``; capture both streams (or stream them raw past the limits); wait for the exit.
+
+    ``spill``: stdout past ``max_bytes`` goes on into a temporary file (``cap.spill``, rewound at
+    the end; the caller closes it) instead of streaming raw, while stderr stays small and the
+    spill under :data:`SPILL_FACTOR` times the captured part; past those, or when the
+    ``stream_after`` hang guard fires, everything streams raw (the spilled part first)."""
     cap = Captured()
     own = fwd is None
     fwd = fwd or Forwarder().install()
@@ -183,8 +192,12 @@ def run_captured(argv: list[str], env: dict, *, max_bytes: int, stream_after: fl
             os.close(out_w)
             os.close(err_w)
         fwd.started(pid)
-        _pump(cap, {out_r: (cap.stdout, 1), err_r: (cap.stderr, 2)}, max_bytes, stream_after)
+        _pump(cap, {out_r: (cap.stdout, 1), err_r: (cap.stderr, 2)}, max_bytes, stream_after,
+              spill)
         cap.status = _wait(pid, fwd)
+        if cap.spill is not None:
+            cap.spill.flush()
+            cap.spill.seek(0)
     finally:
         if own:
             fwd.restore()
@@ -200,7 +213,7 @@ def _watchable(fd: int) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-def _pump(cap: Captured, fds: dict, max_bytes: int, stream_after: float) -> None:
+def _pump(cap: Captured, fds: dict, max_bytes: int, stream_after: float, spill: bool = False) -> None:
     poller = select.poll()
     for fd in fds:
         poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
@@ -212,8 +225,12 @@ def _pump(cap: Captured, fds: dict, max_bytes: int, stream_after: float) -> None
     while fds:
         timeout = None if cap.streamed else max(0, deadline - time.monotonic()) * 1000
         events = poller.poll(timeout)
+        over = len(cap.stdout) + len(cap.stderr) > max_bytes
+        if over and spill and cap.spill is None and not cap.streamed and len(cap.stderr) <= max_bytes // 4:
+            import tempfile
+            cap.spill = tempfile.TemporaryFile(prefix="thresher-run-")
         if not cap.streamed and (time.monotonic() >= deadline or
-                                 len(cap.stdout) + len(cap.stderr) > max_bytes):
+                                 (over and (cap.spill is None or len(cap.stderr) > max_bytes // 4))):
             for target in _start_streaming(cap):
                 _reader_gone(cap, poller, fds, sources, target)
         for fd, _ in events:
@@ -232,7 +249,12 @@ def _read_one(cap: Captured, poller, fds: dict, sources: dict, fd: int) -> None:
         _drop(poller, fds, fd)
         return
     buf, target = fds[fd]
-    if not cap.streamed:
+    if not cap.streamed and target == 1 and cap.spill is not None:
+        cap.spill.write(block)
+        if cap.spill.tell() > SPILL_FACTOR * len(cap.stdout):  # endless output (`yes`): stream
+            for gone in _start_streaming(cap):
+                _reader_gone(cap, poller, fds, sources, gone)
+    elif not cap.streamed:
         buf += block
     elif not _write_all(target, block):
         _reader_gone(cap, poller, fds, sources, target)
@@ -263,8 +285,20 @@ def _reader_gone(cap: Captured, poller, fds: dict, sources: dict, target: int) -
 def _start_streaming(cap: Captured) -> list[int]:
     """Write what was buffered, raw, and switch to passthrough; return the fds that hit EPIPE."""
     cap.streamed = True
-    return [fd for fd, buf in ((1, cap.stdout), (2, cap.stderr))
+    gone = [fd for fd, buf in ((1, cap.stdout), (2, cap.stderr))
             if fd not in cap.gone and not _write_all(fd, bytes(buf))]
+    if cap.spill is not None:  # stdout spilled past the limit: it follows the buffered part
+        cap.spill.flush()
+        cap.spill.seek(0)
+        while 1 not in gone and 1 not in cap.gone:
+            block = cap.spill.read(CHUNK)
+            if not block:
+                break
+            if not _write_all(1, block):
+                gone.append(1)
+        cap.spill.close()
+        cap.spill = None
+    return gone
 
 
 def _write_all(fd: int, data: bytes) -> bool:

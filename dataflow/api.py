@@ -10,6 +10,7 @@ import time
 
 from blake3 import blake3
 
+from .big import examine_budget
 from .contract import Context, clamp_factor, scaled_budget
 from .executor import initial_payload, run_plan
 from .finalize import Emission, finalize
@@ -69,7 +70,7 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
              role: str = "default", pclass: str | None = None, plan: dict | None = None,
              plans=None, archive=None, trace: bool = False, keep_text: bool = False,
              keep_views: bool = False, stream: str = "stdout", scope: str = "",
-             cwd: str | None = None, ledger=None) -> Result:
+             cwd: str | None = None, ledger=None, handle: str = "") -> Result:
     """Compress one tool output and return the :class:`Result` (output bytes + trace).
 
     ``plan`` runs that compiled plan; otherwise the payload class (from ``pclass``, the command
@@ -93,10 +94,11 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
     else:
         raw = bytes(data)
     tr = Trace(keep_text=keep_text, keep_views=keep_views) if trace else StageLog()
-    if len(raw) > MAX_INPUT:
-        em = Emission(raw, "raw", f"input larger than {MAX_INPUT} bytes passes through")
+    if len(raw) > max(MAX_INPUT, examine_budget(MAX_INPUT)):
+        em = Emission(raw, "raw", f"input larger than {MAX_INPUT} bytes passes through "
+                                  "(thresher pipe/run examine such inputs in part: big.py)")
         return Result(em, tr, "", pclass or "", (time.perf_counter() - t0) * 1000)
-    graph_id, handle, archived, factor = "", "", False, 1.0
+    graph_id, archived, factor = "", False, 1.0
     try:
         if plan is None:
             if plans is None:
@@ -115,7 +117,7 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
         graph_id, pclass = plan["id"], pclass or plan["class"]
         if trace:
             tr.graph_id = graph_id
-        handle = handle_of(raw)
+        handle = handle or handle_of(raw)  # given: the part of a longer original (big.py)
         payload = initial_payload(raw, command=command, argv=tuple(command.split()),
                                   exit_code=exit_code, stream=stream, pclass=pclass, role=role,
                                   scope=scope)

@@ -105,8 +105,9 @@ def build_all(files: list[tuple[str, str]]) -> dict:
         except GraphError as exc:
             errors.append(exc)
     tables, cerrors = load_classify(files)
+    stamps = registry.stamps() if hasattr(registry, "stamps") else {}
     return {"plans": plans, "sources": sources, "classify": tables["rules"], "sniff": tables["sniff"],
-            "errors": [e.render() for e in errors + cerrors]}
+            "errors": [e.render() for e in errors + cerrors], "stamps": stamps}
 
 
 FILTERS_MODULE = "thresher.filters.runtime"

@@ -12,22 +12,25 @@ without importing networkx, pydantic or yaml.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any, Callable
 
 import networkx as nx
 from pydantic import ValidationError
 
 from .contract import StageInfo
-from .errors import GraphError, GraphErrors
+from .errors import GraphError, GraphErrors, StageLoadError
 from .payload import PHASE_INDEX
 from .spec import Budget, LoadedGraph, parse_edge
 
 REGISTRY_MODULE = "thresher.stages.registry"
 
 
-def default_registry() -> dict[str, StageInfo]:
-    """The shipped stage registry (imported by name: dataflow does not depend on stages)."""
-    return importlib.import_module(REGISTRY_MODULE).REGISTRY
+def default_registry() -> Mapping[str, StageInfo]:
+    """The stages graphs may name: the shipped registry, then users' entry points, loaded lazily
+    (imported by name: dataflow does not depend on stages). A broken user stage raises
+    :class:`StageLoadError` when looked up."""
+    return importlib.import_module(REGISTRY_MODULE).stages()
 
 
 def _load_attr(ref: str) -> Any:
@@ -82,7 +85,7 @@ def _check_params(g: LoadedGraph, node_id: str, info: StageInfo, params: dict,
         return {}
 
 
-def compile_graph(g: LoadedGraph, registry: dict[str, StageInfo] | None = None,
+def compile_graph(g: LoadedGraph, registry: Mapping[str, StageInfo] | None = None,
                   find_base: Callable[[str, LoadedGraph], LoadedGraph | None] = lambda *_: None) -> dict:
     """Validate ``g`` (merged with its bases) and return its plan; raise :class:`GraphErrors`."""
     registry = default_registry() if registry is None else registry
@@ -100,10 +103,16 @@ def compile_graph(g: LoadedGraph, registry: dict[str, StageInfo] | None = None,
     plan_nodes: dict[str, dict] = {}
     for node_id, node in nodes.items():
         line = root.line("nodes", node_id)
-        info = registry.get(node["stage"])
+        try:
+            info = registry.get(node["stage"])
+        except StageLoadError as exc:
+            errors.append(GraphError(root.file, exc.problem, node=node_id, line=line, hint=exc.hint))
+            continue
         if info is None:
             errors.append(GraphError(root.file, f"unknown stage {node['stage']!r}", node=node_id,
-                                     line=line, hint=f"known stages: {', '.join(sorted(registry))}"))
+                                     line=line, hint=f"known stages: {', '.join(sorted(registry))}; "
+                                     "a user stage comes from an installed distribution's "
+                                     "`thresher.stages` entry point"))
             continue
         if not info.accepts_class(g.pclass):
             errors.append(GraphError(root.file, f"stage {info.key!r} does not accept payload class "

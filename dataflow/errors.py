@@ -38,6 +38,16 @@ class GraphErrors(ThresherError):
         super().__init__("\n".join(e.render() for e in errors))
 
 
+class StageLoadError(ThresherError):
+    """A user stage (entry point group ``thresher.stages``) that cannot be used; the graph node
+    naming it gets this error with its hint."""
+
+    def __init__(self, problem: str, *, hint: str | None = None) -> None:
+        self.problem = problem
+        self.hint = hint
+        super().__init__(problem)
+
+
 class StageRejected(ThresherError):
     """Raised by the executor when a stage output breaks an invariant (recorded, never shown)."""
 

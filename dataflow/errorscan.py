@@ -38,10 +38,18 @@ ERROR_RE = _CompiledOnUse(
     r"(?i)(?:\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|segmentation fault|"
     r"core dumped|abort(?:ed)?|denied|refused|cannot|could not|couldn't|unable to|not found|"
     r"no such file|undefined reference|fail(?:ed|ure|ures|ing|s)?|assert(?:ion)?\w*|"
-    r"timed? ?out|killed|oomkilled|crashloopbackoff|invalid|unexpected)\b|"
-    r"^E\s|^\s*\^+\s*$|^FAILED |^ERROR |^\s*File \".*\", line \d+)")
+    r"timed? ?out|killed|oomkilled|crashloopbackoff|invalid|unexpected|caused by)\b|"
+    r"^\s*(?:[a-z_$][\w$]*\.)*[a-z_$][\w$]*(?:error|exception)(?::|$)|"
+    r"^E\s|^FAILED |^ERROR |^\s*File \".*\", line \d+)")
 """Lines that carry the answer of a failure (or of a warning): Score's default critical lines,
-and what the fallback view keeps. Broad on purpose: graphs narrow it with ``not_critical``."""
+and what the fallback view keeps. Broad on purpose: graphs narrow it with ``not_critical``.
+
+The one definition of an error line every graph starts from, in every language: error words in
+any position (``panic:``, ``Exception in thread``, ``Caused by:``, ``npm ERR!``), and an exception
+named at the start of a line (``ValueError: …``, ``java.lang.IllegalStateException: …``,
+``TypeError: …``), which the word rule misses (no word boundary inside ``ValueError``). A caret
+line (``    ^^^^``) is not one: it points into the code line above, it says nothing itself.
+``property/oracle.py`` keeps an independent definition that INV-6 is checked with."""
 
 # The same pattern, case-sensitive, for lower-cased ASCII lines: Python's IGNORECASE matching is
 # about five times slower than a plain search of ``line.lower()``, and for ASCII text the two agree
@@ -55,46 +63,72 @@ _ERROR_LOWER = re.compile(ERROR_RE.pattern.removeprefix("(?i)").lower())
 # fixture line).
 _WORDS = ("error", "fatal", "panic", "exception", "traceback", "segmentation", "core dumped",
           "abort", "denied", "refused", "cannot", "could", "unable", "not found", "no such",
-          "undefined", "fail", "assert", "time", "killed", "crash", "invalid", "unexpected", "^",
-          'file "')
+          "undefined", "fail", "assert", "time", "killed", "crash", "invalid", "unexpected", 'file "',
+          "caused by")
+
+
+_CHUNK_LINES = 4096
+"""Lines joined per find pass: the scan's extra memory stays a chunk's, whatever the input."""
 
 
 def candidates(lines: "tuple[str, ...] | list[str]", words: "tuple[str, ...]",
                firsts: str = "", fold: bool = True) -> "set[int] | None":
+    """:func:`candidate_mask` as a set of line indices."""
+    mask = candidate_mask(lines, words, firsts, fold)
+    return None if mask is None else set(ones(mask))
+
+
+def ones(mask: bytearray):
+    """The indices of the non-zero bytes of ``mask``, in order (``bytearray.find`` jumps)."""
+    i = mask.find(1)
+    while i >= 0:
+        yield i
+        i = mask.find(1, i + 1)
+
+
+def candidate_mask(lines: "tuple[str, ...] | list[str]", words: "tuple[str, ...]",
+                   firsts: str = "", fold: bool = True) -> "bytearray | None":
     """Indices of the lines that hold one of ``words`` once lower-cased (``words`` are lower-case;
     ``fold=False``: as written), or start with one of the characters ``firsts``: a superset of the
     lines a pattern needing one of them can match. ``None`` when the lower-cased text does not
-    split into the same lines."""
-    low = "\n".join(lines)
-    if fold:
-        low = low.lower()
-    starts, pos = [], 0
-    if not fold or low.isascii():
-        for line in lines:
-            starts.append(pos)
-            pos += len(line) + 1
-    else:  # lower-casing may change a line's length (U+0130 becomes two characters)
-        low_lines = low.split("\n")
-        if len(low_lines) != len(lines):
-            return None
-        for line in low_lines:
-            starts.append(pos)
-            pos += len(line) + 1
-    found: set[int] = {i for i, line in enumerate(lines) if line[:1] in firsts} if firsts else set()
-    n = len(starts)
-    for word in words:
-        i = low.find(word)
-        while i >= 0:
-            k = bisect_right(starts, i) - 1
-            found.add(k)
-            i = low.find(word, starts[k + 1]) if k + 1 < n else -1
+    split into the same lines. Lines are joined a chunk at a time, one ``str.find`` pass per word
+    per chunk; the answer is one byte per line (1: a candidate)."""
+    found = bytearray(len(lines))
+    if firsts:
+        for i, line in enumerate(lines):
+            if line[:1] in firsts:
+                found[i] = 1
+    for base in range(0, len(lines), _CHUNK_LINES):
+        part = lines[base:base + _CHUNK_LINES]
+        low = "\n".join(part)
+        if fold:
+            low = low.lower()
+        starts, pos = [], 0
+        if not fold or low.isascii():
+            for line in part:
+                starts.append(pos)
+                pos += len(line) + 1
+        else:  # lower-casing may change a line's length (U+0130 becomes two characters)
+            low_lines = low.split("\n")
+            if len(low_lines) != len(part):
+                return None
+            for line in low_lines:
+                starts.append(pos)
+                pos += len(line) + 1
+        n = len(starts)
+        for word in words:
+            i = low.find(word)
+            while i >= 0:
+                k = bisect_right(starts, i) - 1
+                found[base + k] = 1
+                i = low.find(word, starts[k + 1]) if k + 1 < n else -1
     return found
 
 
-def error_candidates(lines: "tuple[str, ...] | list[str]") -> "set[int] | None":
-    """Indices of the lines that may match :data:`ERROR_RE` (a superset), or ``None`` when that
-    cannot be told cheaply (check every line)."""
-    return candidates(lines, _WORDS, "eE")
+def error_candidates(lines: "tuple[str, ...] | list[str]") -> "bytearray | None":
+    """One byte per line, 1 where the line may match :data:`ERROR_RE` (a superset), or ``None``
+    when that cannot be told cheaply (check every line)."""
+    return candidate_mask(lines, _WORDS, "eE")
 
 
 def is_error_line(line: str) -> bool:
@@ -132,10 +166,10 @@ def error_indices(source: "tuple[str, ...] | list[str]") -> list[int]:
     diagnostic), so the cost is linear in the input whatever its shape.
     """
     search = CORE_ERROR_RE.search
-    cands = candidates(source, _CORE_WORDS, "EF")
+    cands = candidate_mask(source, _CORE_WORDS, "EF")
     if cands is None:
         return [i for i, line in enumerate(source) if search(line, 0, 4096)]
-    return sorted(i for i in cands if search(source[i], 0, 4096))
+    return [i for i in ones(cands) if search(source[i], 0, 4096)]
 
 
 def protect(p: Payload) -> Payload:

@@ -13,20 +13,29 @@ FOOTER_PREFIX = "[thresher: "
 
 FOOTER_RE = re.compile(
     r"^\[thresher: (?P<omitted>\d+) of (?P<total>\d+) lines omitted"
-    r"(?:, (?P<clipped>\d+) clipped)? · thresher expand (?P<handle>[0-9a-f]+)"
+    r"(?:, (?P<clipped>\d+) clipped)?"
+    r"(?: · lines (?P<scan_first>\d+)-(?P<scan_last>\d+) only scanned for errors"
+    r" \((?P<errors>\d+) found, (?P<errors_shown>\d+) distinct shown\))? · thresher expand (?P<handle>[0-9a-f]+)"
     r"(?: --lines (?P<first>\d+)-(?P<last>\d+))?\]$")
 
 CLIP_RE = re.compile(r" \[thresher: \+(?P<chars>\d+) chars clipped\]$")
 
 
 def footer(omitted: int, total: int, handle: str, clipped: int = 0,
-           span: "tuple[int, int] | None" = None) -> str:
+           span: "tuple[int, int] | None" = None, scanned: "tuple[int, int, int, int] | None" = None
+           ) -> str:
     """The single footer line of a lossy emission.
 
     ``span`` (1-based, inclusive) is the largest block of omitted lines: the footer then names the
     exact ``--lines A-B`` command that shows it, so the agent need not fetch the whole original.
+    ``scanned`` — ``(first, last, found, shown)`` — says that lines ``first-last`` of an input over
+    the examination budget were only scanned for error lines: ``found`` of them, ``shown`` distinct
+    ones shown.
     """
     extra = f", {clipped} clipped" if clipped else ""
+    if scanned:
+        extra += (f" · lines {scanned[0]}-{scanned[1]} only scanned for errors "
+                  f"({scanned[2]} found, {scanned[3]} distinct shown)")
     lines = f" --lines {span[0]}-{span[1]}" if span else ""
     return f"[thresher: {omitted} of {total} lines omitted{extra} · thresher expand {handle}{lines}]"
 

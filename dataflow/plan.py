@@ -146,7 +146,7 @@ def seeded_hash(modules: tuple[str, ...]) -> "blake3":
     return h
 
 
-def _stamp(path: str) -> str:
+def file_stamp(path: str) -> str:
     """Size and modification time of ``path`` (``-`` when it cannot be read)."""
     try:
         st = os.stat(path)
@@ -162,11 +162,11 @@ def _key(files: list[tuple[str, str]]) -> str:
     any edit changes the size or the mtime, and a miss rebuilds from the files' bytes.
     """
     here = os.path.dirname(os.path.abspath(__file__))
-    stages = os.path.join(os.path.dirname(here), "stages")   # the registry and params models
+    stages = os.path.join(os.path.dirname(here), "stages")   # the registry, params models, user stages
     mods = [os.path.join(here, "build.py"), os.path.join(here, "compile.py")]
-    mods += [os.path.join(stages, n) for n in ("registry.py", "params.py")]
-    parts = [__version__, sys.version] + [f"{m}\0{_stamp(m)}" for m in mods]
-    parts += [f"{origin}\0{path}\0{_stamp(path)}" for origin, path in files]
+    mods += [os.path.join(stages, n) for n in ("registry.py", "params.py", "plugins.py")]
+    parts = [__version__, sys.version] + [f"{m}\0{file_stamp(m)}" for m in mods]
+    parts += [f"{origin}\0{path}\0{file_stamp(path)}" for origin, path in files]
     return _digest("\0\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
@@ -206,6 +206,7 @@ class Plans:
         self.sources: dict[str, list] = data.get("sources", {})
         self.errors: list[str] = data.get("errors", [])
         self.untrusted: list = data.get("untrusted", [])
+        self.stamps: dict[str, str] = data.get("stamps", {})
         # Compiled on first use, one rule at a time: classifying a command stops at its first
         # match, and compiling all ~60 patterns at every start costs more than the lookup.
         self.rules = _Rules(data.get("classify", []))
@@ -317,6 +318,8 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
                 plans = Plans(marshal.loads(blob))
             except (ValueError, EOFError, TypeError, KeyError):
                 pass
+    if plans is not None and _moved(plans.stamps):
+        plans = None  # a user stage's module or an installed distribution changed: rebuild
     if plans is None:
         from .build import build_all, warm_filters  # control plane: pydantic, yaml, networkx
         usable, untrusted = trusted_only(discover(cwd))
@@ -330,6 +333,12 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
         from .trust import warn_untrusted
         warn_untrusted("graphs", plans.untrusted)
     return plans
+
+
+def _moved(stamps: dict[str, str]) -> bool:
+    """True when a file or folder a cached plan depends on (user stages, see
+    ``thresher.stages.plugins``) no longer has the size and mtime recorded at build time."""
+    return any(file_stamp(path) != stamp for path, stamp in stamps.items())
 
 
 def read_cache(path: str) -> bytes | None:

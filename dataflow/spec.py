@@ -54,22 +54,25 @@ class NodeSpec(BaseModel):
     """One node: a stage named by registry key, and its params."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    stage: str
-    params: dict[str, Any] = Field(default_factory=dict)
+    stage: str = Field(description="a stage registry key")
+    params: dict[str, Any] = Field(default_factory=dict, description="the stage's params")
 
 
 class GraphSpec(BaseModel):
     """A whole graph (or a role file before it is merged with its base)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-    pclass: str | None = Field(None, alias="class")
-    role: str | None = None
-    description: str = ""
-    extends: str | None = None
-    budget: dict[str, Any] = Field(default_factory=dict)
-    nodes: dict[str, NodeSpec] = Field(default_factory=dict)
-    edges: list[str] = Field(default_factory=list)
-    params: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    pclass: str | None = Field(None, alias="class", description="payload class (default: from "
+                               "the file name <class>.<role>.yaml)")
+    role: str | None = Field(None, description="consumer role, e.g. default, ci, reviewer")
+    description: str = Field("", description="one line shown by `thresher graph show`")
+    extends: str | None = Field(None, description="a role file: the <class>.<role> graph it "
+                                "overrides (budget and params only)")
+    budget: dict[str, Any] = Field(default_factory=dict, description="the output guardrail")
+    nodes: dict[str, NodeSpec] = Field(default_factory=dict, description="node id → stage")
+    edges: list[str] = Field(default_factory=list, description="'node.port -> node' wires")
+    params: dict[str, dict[str, Any]] = Field(default_factory=dict,
+                                              description="a role file: node id → params to override")
 
 
 class LoadedGraph:

@@ -22,9 +22,8 @@ from thresher.dataflow.errors import ArchiveError
 from thresher.dataflow.executor import LOAD_BEARING, LOSSY
 from thresher.dataflow.markers import CLIP_RE, FOOTER_RE, is_clip_of
 from thresher.dataflow.tokens import estimate
-from thresher.stages.text import ERROR_RE
 
-from .oracle import Reading, clean_line, input_lines, read_params
+from .oracle import Reading, clean_line, colour_stripped, input_lines, is_error, read_params
 from .strategies import Case
 
 STRUCTURED_RE = re.compile(r"--json\b|--porcelain\b|(?:^|\s)-o\s*json\b|--format[= ](?:json|yaml|csv)\b"
@@ -151,7 +150,7 @@ def _check_span(r: Reading, first: int, last: int) -> None:
 
 
 def error_lines(case: Case, plan: dict) -> list[str]:
-    """The input's lines, as Read leaves them, that the ERROR_RE classification calls errors.
+    """The input's lines, as Read leaves them, that the oracle's own error shapes call errors.
 
     Lines matching a ``not_critical`` regex that the graph's Score node declares (diff content,
     passing test rows named after errors) are exempt: the graph says in writing they are data.
@@ -163,7 +162,7 @@ def error_lines(case: Case, plan: dict) -> list[str]:
     # When Read declines (no escapes, no CRs) cleaning is the identity, so this is the engine's view.
     failed = case.exit_code not in (None, 0)
     cleaned = (clean_line(s, p["strip_ansi"], p["redraws"], failed) for s in input_lines(case.raw))
-    return [s for s in cleaned if ERROR_RE.search(s) and not any(rx.search(s) for rx in exempt)]
+    return [s for s in cleaned if is_error(s) and not any(rx.search(s) for rx in exempt)]
 
 
 def check_error_lines_kept(case: Case, result: Result, plan: dict, allow_clipped: bool = False) -> None:
@@ -172,8 +171,8 @@ def check_error_lines_kept(case: Case, result: Result, plan: dict, allow_clipped
     With ``allow_clipped`` an error line longer than Read's ``max_line_chars`` may instead appear
     clipped with its marker (what the engine does today; see tests/test_properties.py).
     """
-    if case.exit_code in (None, 0) or result.output == case.raw:
-        return
+    if case.exit_code in (None, 0) or result.output in (case.raw, colour_stripped(case.raw)):
+        return  # passed whole: every line as a terminal shows it (CR redraws included)
     shown = Counter(result.output.decode("utf-8", "replace").split("\n"))
     errors = error_lines(case, plan)
     if allow_clipped:

@@ -26,6 +26,29 @@ from .relayout import relays_out, values_from_input
 MARKER_RE = re.compile(r"\[thresher: [^\]]*\]")
 """Any marker of the engine's syntax inside a line: a declared summary when no input line is it."""
 
+ERROR_SHAPES = tuple(re.compile(p) for p in (
+    # a word naming a failure, as a whole word, in any position
+    r"(?i)\b(?:errors?|fatal|panic(?:ked)?|exception|traceback|fail(?:ed|ure|s)?|abort(?:ed)?)\b",
+    r"(?i)\b(?:segmentation fault|core dumped)\b",
+    # an exception type opening a line: Python `ValueError: x`, Java `java.io.IOException: x`,
+    # JavaScript `TypeError: x`, .NET `System.InvalidOperationException: x`
+    r"^\s*(?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*(?:Error|Exception)(?::|$)",
+    # a chained cause (Java, Kotlin, Scala) and a Go panic
+    r"^\s*Caused by: ", r"^panic: ",
+    # pytest's failure rows and traceback frames
+    r"^E\s", r"^(?:FAILED|ERROR) ", r"^\s*File \"[^\"]*\", line \d+",
+))
+"""Error lines as INV-6 sees them: written here on their own, not borrowed from the engine, so a
+shape the engine's error scan misses shows up as a lost error line instead of passing unseen.
+Every shape must be one the engine protects too (tests/test_oracle_errors.py checks both on real
+outputs of many languages)."""
+
+
+def is_error(line: str) -> bool:
+    """True when ``line`` has one of :data:`ERROR_SHAPES`."""
+    return any(rx.search(line) for rx in ERROR_SHAPES)
+
+
 COUNTED = (
     (re.compile(r"^\[thresher: (?P<n>\d+) similar lines folded\]$"), "similar"),       # collapse
     (re.compile(r"^\[thresher: previous line repeated (?P<n>\d+) more times\]$"), "same"),  # lossless
@@ -73,6 +96,12 @@ def counted(line: str) -> tuple[int, str] | None:
         if m:
             return int(m["n"]), kind
     return None
+
+
+def colour_stripped(raw: bytes) -> bytes:
+    """``raw`` without its colour codes: the "cleaned" passthrough of a small output passed whole
+    (the same characters on a terminal; carriage-return redraws and everything else kept)."""
+    return SGR_RE.sub("", raw.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
 
 
 class Reading:

@@ -19,7 +19,9 @@ def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
     """The view of ``payload`` keeping view lines where ``keep`` is true.
 
     ``summaries`` maps a view index to a summary line written just before that line (or at the end
-    for ``len(payload.lines)``). Returns ``None`` when nothing would be dropped: the caller declines.
+    for ``len(payload.lines)``). Returns ``None`` when nothing would be dropped, or when the view
+    would be larger than the input (a summary longer than the few lines it replaces; the executor
+    rejects a distiller's larger output): the caller declines.
     """
     summaries = summaries or {}
     if all(keep) and not summaries:
@@ -35,7 +37,8 @@ def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
     if len(payload.lines) in summaries:
         lines.append(summaries[len(payload.lines)])
         origin.append(SYNTHETIC)
-    return payload.with_view(lines, origin)
+    view = payload.with_view(lines, origin)
+    return view if view.tokens() <= payload.tokens() else None
 
 
 def critical_flags(payload) -> list[bool]:
@@ -49,7 +52,7 @@ def critical_flags(payload) -> list[bool]:
     if not payload.failed:
         return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
     cands = error_candidates(lines)  # the only lines an error word can be on
-    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or i in cands) and is_error_line(line)))
+    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or cands[i]) and is_error_line(line)))
             for i, (line, o) in enumerate(zip(lines, payload.origin))]
 
 

@@ -100,23 +100,35 @@ def refine(groups: dict[str, list[int]], blocks, lines) -> dict[str, list[int]]:
     """
     out: dict[str, list[int]] = {}
     for key, members in groups.items():
-        if len(members) < 2 * KIND_REPEATS:
-            out[key] = members
-            continue
-        rows = [lines[blocks[b][0]].split() for b in members]
-        width = min(len(r) for r in rows)
-        kinds = []
-        for pos in range(width):
-            values = {r[pos] for r in rows}
-            if 1 < len(values) <= LOW_CARDINALITY and len(values) * KIND_REPEATS <= len(members) \
-                    and not any(_TIME_FIELD.search(v) for v in values):
-                kinds.append(pos)
+        kinds = _kind_fields(members, blocks, lines) if len(members) >= 2 * KIND_REPEATS else []
         if not kinds:
             out[key] = members
             continue
-        for b, r in zip(members, rows):
+        for b in members:
+            r = lines[blocks[b][0]].split()
             out.setdefault(key + "\0" + " ".join(r[pos] for pos in kinds), []).append(b)
     return out
+
+
+def _kind_fields(members: list[int], blocks, lines) -> list[int]:
+    """The field positions of :func:`refine` that name a kind in this group. One pass, in memory
+    bounded by the fields: a position is dropped once it has more than LOW_CARDINALITY values."""
+    width, values, live = 1 << 30, None, set()
+    for b in members:
+        row = lines[blocks[b][0]].split()
+        if values is None:
+            values, live = [set() for _ in row], set(range(len(row)))
+        if len(row) < width:
+            width = len(row)
+            live = {pos for pos in live if pos < width}
+        for pos in tuple(live):
+            seen = values[pos]
+            seen.add(row[pos])
+            if len(seen) > LOW_CARDINALITY:
+                live.discard(pos)
+    return [pos for pos in sorted(live) if values is not None
+            and 1 < len(values[pos]) and len(values[pos]) * KIND_REPEATS <= len(members)
+            and not any(_TIME_FIELD.search(v) for v in values[pos])]
 
 
 def _blocks(lines, crit: list[bool]) -> list[tuple[int, int]]:

@@ -33,7 +33,8 @@ def drop(payload, kinds: "list[str | None]", tool: str, *, summary: bool = True)
     """The view without the lines whose ``kinds[i]`` is set, plus one counted summary line.
 
     ``kinds[i]`` is None to keep view line i, else the kind it is counted under. Protected lines
-    are kept whatever their kind. Returns ``None`` when nothing would be dropped.
+    are kept whatever their kind. Returns ``None`` when nothing would be dropped, or when the view
+    would be larger than the input.
     """
     counts: dict[str, int] = {}
     lines, origin, first = [], [], None
@@ -50,7 +51,10 @@ def drop(payload, kinds: "list[str | None]", tool: str, *, summary: bool = True)
     if summary:
         lines.insert(first, summary_text(tool, counts))
         origin.insert(first, SYNTHETIC)
-    return payload.with_view(lines, origin)
+    view = payload.with_view(lines, origin)
+    # A summary longer than the few lines it replaces would grow the view (the executor rejects a
+    # larger distiller output unless it masks a secret): decline instead.
+    return view if view.redacted or view.tokens() <= payload.tokens() else None
 
 
 def has_flag(argv: "tuple[str, ...] | list[str]", *flags: str) -> bool:

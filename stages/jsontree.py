@@ -16,6 +16,9 @@ TOKEN_RE = re.compile(
     r'[ \t\n\r]+|"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
     r"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}\[\]:,]")
 """A JSON token or a run of whitespace (a run is its own match: findall stays linear)."""
+_VALID_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^\s{}\[\]:,"]+|[{}\[\]:,]')
+"""The tokens of a document orjson accepted (no whitespace kept: a valid document has nothing
+else between its tokens, so no tiling check is needed)."""
 
 
 class Obj(list):
@@ -109,8 +112,7 @@ def parse(text: str):
         orjson.loads(text)
     except orjson.JSONDecodeError:
         return None
-    toks = tokens(text)
-    return None if toks is None else _build_valid(toks)
+    return _build_valid(_VALID_TOKEN.findall(text))
 
 
 def _build_valid(toks: list[str]):

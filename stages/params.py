@@ -175,7 +175,9 @@ class DistillJsonlParams(_Params):
 
 
 class DistillLintParams(_Params):
-    """distill-lint: linters and type checkers (no settings: acts only over budget)."""
+    """distill-lint: linters and type checkers (acts only over budget)."""
+    group: bool = Field(True, description="over budget, say a file's repeated finding message once: "
+                                          "the first row stays, the other locations go on one counted line")
 
 
 class CollapseParams(_Params):

@@ -3,12 +3,15 @@
 Graphs name stages by these keys, never by Python import path. Each entry says which phase the
 stage belongs to, which payload classes it accepts, its output ports, where its code and its params
 model live (as ``"module:attr"`` strings, so the hot path imports only the stages a plan uses and
-never pydantic), and whether it may write declared summary lines.
+never pydantic), and whether it may write declared summary lines. Users add stages of their own
+through an entry point group (``plugins.py``); a built-in key always wins.
 """
 
 from __future__ import annotations
 
 from thresher.dataflow.contract import StageInfo
+
+from .plugins import Stages
 
 _P = "thresher.stages.params:"
 
@@ -131,8 +134,9 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "JSON Lines: one example of each kind of record, every anomalous record, first and "
            "last; one summary line with exact counts per status/message value", emits_summaries=True),
     _entry("distill-lint", "distill", "distill_lint", "DistillLintParams",
-           "ruff/mypy/tsc/eslint: over budget drop the code snippets under each diagnostic "
-           "(counted); every finding's header, location and notes kept", emits_summaries=True),
+           "ruff/mypy/tsc/eslint/shellcheck: over budget drop the code snippets under each "
+           "diagnostic (counted), then say a file's repeated message once (the other locations on "
+           "one counted line); every finding's location kept", emits_summaries=True),
     _entry("collapse", "collapse", "collapse", "CollapseParams",
            "fold runs of near-identical lines into the first one and a line with the exact count",
            emits_summaries=True),
@@ -152,3 +156,9 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
 def known_keys() -> list[str]:
     """The registry keys, sorted (used in error messages that list the alternatives)."""
     return sorted(REGISTRY)
+
+
+def stages() -> Stages:
+    """Every stage a graph may name: :data:`REGISTRY`, then users' own (entry point group
+    ``thresher.stages``, loaded only when a graph names a stage that is not built in)."""
+    return Stages(REGISTRY)

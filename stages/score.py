@@ -1,13 +1,14 @@
 """Score: give every source line a tier — critical (the answer), important, or noise.
 
-Critical: error/failure/assertion/traceback lines, and on a failing command also ``file:line``
-locations. Noise: lines matching the graph's noise regexes (never a critical line). A graph may
+Critical: error/failure/assertion/traceback lines (a critical Python frame with its source line),
+and on a failing command also ``file:line`` locations. Noise: lines matching the graph's noise regexes (never a critical line). A graph may
 name ``not_critical`` shapes: lines that only *mention* failure words (``✔ handles errors``, a
 passing test row) are then tiered as if the error regex had not matched.
 """
 
 from __future__ import annotations
 
+import re
 
 from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
 
@@ -36,6 +37,21 @@ def tier(line: str, failed: bool, extra: bool, noise: bool, locations: bool, exe
     return NOISE if noise else IMPORTANT
 
 
+_FRAME = re.compile(r'^(\s*)File "[^"\n]*", line \d+')
+
+
+def _frame_code(src, tiers: list, exempt: list) -> None:
+    """A critical Python traceback frame (``File "x.py", line 14, in f``) keeps its source line:
+    the next line, indented deeper, unless the graph exempts it (its ``not_critical`` shapes)."""
+    for i in range(len(src) - 1):
+        if tiers[i] == CRITICAL and tiers[i + 1] != CRITICAL and not exempt[i + 1] \
+                and "File" in src[i]:
+            m = _FRAME.match(src[i])
+            nxt = src[i + 1]
+            if m and nxt.startswith(m[1] + " ") and nxt.strip():
+                tiers[i + 1] = CRITICAL
+
+
 def _hits(patterns: LinePatterns | None, lines) -> list[bool]:
     return patterns.scan(lines) if patterns is not None else [False] * len(lines)
 
@@ -48,13 +64,9 @@ def run(payload, params, ctx):
     src = payload.source
     cands = error_candidates(src)   # one pass of str.find per error word over the whole text
     ex, no, cr = _hits(exempt, src), _hits(noise, src), _hits(extra, src)
-    memo: dict[str, int] = {}       # a line's tier depends on its text alone: repeated lines once
-    tiers = []
-    for i, s in enumerate(src):
-        t = memo.get(s)
-        if t is None:
-            t = memo[s] = tier(s, failed, cr[i], no[i], loc, ex[i], cands is None or i in cands)
-        tiers.append(t)
+    tiers = [tier(s, failed, cr[i], no[i], loc, ex[i], cands is None or cands[i])
+             for i, s in enumerate(src)]
+    _frame_code(src, tiers, ex)
     tiers = tuple(tiers)
     if all(t == IMPORTANT for t in tiers):
         return None

@@ -28,7 +28,7 @@ from thresher.dataflow.payload import SYNTHETIC, Out
 
 from .distill_env import _SECRET_PART, _SECRET_VALUE, secret_name, secret_value
 from .distill_env import mask_lines as mask_env_lines
-from .text import candidates, needed_literals
+from .text import candidate_mask, needed_literals
 
 # a JSON string, or the unterminated rest of the line: it cannot fail once it starts at a quote
 # (a lone trailing backslash is consumed too), so finditer never re-scans; the loop is possessive
@@ -118,21 +118,22 @@ def mask_header_line(line: str) -> str | None:
     return f'{m["head"]}{m["name"]}: {masked_value(len(m["value"]))}{m["cr"]}'
 
 
-def json_candidates(lines) -> "set[int] | None":
+def json_candidates(lines) -> "list[int] | None":
     """Indices of the lines :func:`mask_json_line` may change (a superset), or ``None`` (all)."""
     if not _VALUE_LITERALS:
         return None
-    keys = candidates(lines, _KEY_WORDS)
-    values = candidates(lines, _VALUE_LITERALS, fold=False)
-    return None if keys is None or values is None else keys | values
+    keys = candidate_mask(lines, _KEY_WORDS)
+    values = candidate_mask(lines, _VALUE_LITERALS, fold=False)
+    return None if keys is None or values is None else \
+        [i for i in range(len(lines)) if keys[i] or values[i]]
 
 
 def mask_view(payload, mask, keep=None, only=None) -> "object | None":
     """``payload`` with each view line ``mask(line)`` changes replaced by a summary line, marked
     ``redacted``; ``None`` when nothing is masked. ``keep(payload, i)`` true: line i stays;
-    ``only``: the view lines that may change (``None``: all)."""
+    ``only``: the view lines that may change, in order (``None``: all)."""
     lines, origin, changed = list(payload.lines), list(payload.origin), False
-    for i in (range(len(lines)) if only is None else sorted(only)):
+    for i in (range(len(lines)) if only is None else only):
         line = lines[i]
         if keep is not None and keep(payload, i):
             continue

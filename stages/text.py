@@ -10,7 +10,7 @@ ANSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1
 the other C1 controls U+0080-U+009F, the 8-bit forms of ``ESC @`` .. ``ESC _``)."""
 
 # The error-line definition lives in the engine (the executor's fallback view needs it too).
-from thresher.dataflow.errorscan import ERROR_RE, candidates, error_candidates, is_error_line  # noqa: E402,F401 - re-exported
+from thresher.dataflow.errorscan import ERROR_RE, candidate_mask, candidates, error_candidates, is_error_line, ones  # noqa: E402,F401 - re-exported
 
 LOCATION_RE = re.compile(r"(?:^|[\s(\"'])[\w./\\-]+\.\w{1,8}:\d+(?::\d+)?\b|\bline \d+\b")
 """``file.ext:line[:col]`` and ``line N`` locations."""
@@ -132,8 +132,8 @@ class LinePatterns:
         for search, lits in ((self._start, None), (self._rest, None)) + self._each:
             if search is None:
                 continue
-            cands = None if lits is None else candidates(lines, lits, fold=False)
-            for i in (range(n) if cands is None else cands):
+            cands = None if lits is None else candidate_mask(lines, lits, fold=False)
+            for i in (range(n) if cands is None else ones(cands)):
                 if not hits[i] and search(lines[i]) is not None:
                     hits[i] = True
         return hits

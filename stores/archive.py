@@ -124,6 +124,55 @@ class SqliteArchive:
             except Exception:  # noqa: BLE001 - retention is housekeeping, never the command's problem
                 pass
 
+    def put_file(self, handle: str, path: str, size: int, meta: dict, chunk: int = 1 << 20) -> None:
+        """:meth:`put` for an original too big to hold in memory: the file at ``path`` (``size``
+        bytes, hashed to ``handle`` by the caller) is compressed a chunk at a time into a temporary
+        file next to it and written into its row through SQLite's incremental blob I/O, so memory
+        stays bounded by ``chunk``. Raises like :meth:`put` when it cannot store."""
+        import tempfile
+        import zlib
+        handle = _check_handle(handle)
+        packer = zlib.compressobj(1)
+        with tempfile.TemporaryFile(dir=os.path.dirname(path) or None) as packed, \
+                open(path, "rb") as src:
+            while True:
+                block = src.read(chunk)
+                if not block:
+                    break
+                packed.write(packer.compress(block))
+            packed.write(packer.flush())
+            stored = packed.tell()
+            if stored > max_bytes():
+                raise ArchiveError(f"payload of {size} bytes exceeds the archive cap")
+            now = clock()
+            row = (handle, stored, size, stored, now, now, repr(dict(sorted(meta.items()))))
+
+            def txn(conn):
+                have = conn.execute("SELECT rowid, data IS NOT NULL FROM archive WHERE handle = ?",
+                                    (handle,)).fetchone()
+                if have and have[1]:
+                    conn.execute("UPDATE archive SET accessed = ?, gone = NULL WHERE handle = ?",
+                                 (now, handle))
+                    return None
+                if have:
+                    conn.execute("DELETE FROM archive WHERE handle = ?", (handle,))
+                rowid = conn.execute(
+                    "INSERT INTO archive (handle, data, codec, size, stored, created, accessed, meta) "
+                    "VALUES (?, zeroblob(?), 'zlib', ?, ?, ?, ?, ?)", row).lastrowid
+                packed.seek(0)
+                with conn.blobopen("archive", "data", rowid) as blob:
+                    while True:
+                        block = packed.read(chunk)
+                        if not block:
+                            break
+                        blob.write(block)
+                return rowid
+            self.db.write(txn)
+        try:
+            self.evict()
+        except Exception:  # noqa: BLE001 - retention is housekeeping, never the command's problem
+            pass
+
     def resolve(self, prefix: str) -> str:
         """The one handle starting with ``prefix``; :class:`ArchiveError` when none or several."""
         prefix = _check_handle(prefix)

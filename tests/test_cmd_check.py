@@ -81,3 +81,19 @@ def test_unknown_invariant_is_a_usage_error(tmp_path):
     """Asking for an invariant that does not exist exits 2 and lists the known ones."""
     res = _check("--invariant", "INV-42")
     assert res.returncode == 2 and "INV-1" in res.stderr
+
+
+def test_the_harness_is_a_base_dependency():
+    """`thresher check` is a product feature: what thresher.property imports is installed with
+    thresher itself, not only with the test extra (issue 19 item 9)."""
+    import os
+    import re
+
+    import pytest
+    tomllib = pytest.importorskip("tomllib")
+    root = os.path.join(os.path.dirname(__file__), "..")
+    with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
+        deps = {re.split(r"[<>=\[ ;]", d, 1)[0] for d in tomllib.load(fh)["project"]["dependencies"]}
+    assert "hypothesis" in deps
+    res = _check("--help")
+    assert res.returncode == 0 and "needs hypothesis" not in res.stderr

@@ -14,6 +14,7 @@ import pytest
 from thresher.dataflow.api import compress
 from thresher.dataflow.errorscan import ERROR_RE, error_indices, fallback, is_error_line
 from thresher.dataflow.executor import initial_payload
+from thresher.dataflow.payload import CRITICAL
 from thresher.dataflow.plan import load_plans, program_basenames
 from thresher.dataflow.tokens import estimate
 
@@ -295,7 +296,7 @@ def test_error_candidates_are_a_superset_of_the_error_lines():
         cands = error_candidates(lines)
         if cands is None:
             continue
-        assert {i for i, line in enumerate(lines) if ERROR_RE.search(line)} <= cands
+        assert all(cands[i] for i, line in enumerate(lines) if ERROR_RE.search(line))
 
 
 def test_candidates_survive_lower_casing_that_changes_lengths():
@@ -359,3 +360,49 @@ def test_needed_literals_are_needed():
             if rx.search(s):
                 assert any(lit in s for lit in lits), (p, lits, s)
     assert told > len(pats) // 2
+
+
+def test_a_critical_traceback_frame_keeps_its_source_line():
+    """The source line under a critical `File "...", line N` frame is critical too (it says what
+    failed); a frame the graph exempts keeps its code line exempt."""
+    from thresher.stages import score
+    src = ['Traceback (most recent call last):',
+           '  File "/srv/app/server.py", line 14, in do_GET',
+           '    share = 100 // totals[key]',
+           '            ~~~~^^~~~~~~~~~~~',
+           'ZeroDivisionError: integer division or modulo by zero',
+           '127.0.0.1 - - "GET / HTTP/1.1" 200 -']
+    p = initial_payload("\n".join(src).encode(), command="cat app.log", exit_code=0)
+    params = {"critical": [r"^\w+Error: "], "noise": [], "locations_on_failure": False}
+    tiers = score.run(p, params, None).tiers
+    assert [t == CRITICAL for t in tiers] == [True, True, True, False, True, False]
+    exempt = score.run(p, {**params, "not_critical": [r'^\s+File "/srv/']}, None).tiers
+    assert exempt[1] != CRITICAL and exempt[2] != CRITICAL
+
+
+def test_kind_fields_match_the_plain_rule_on_fixture_logs():
+    """distill-log's one-pass kind fields equal the rule written plainly (every row's fields
+    held at once), on each fixture's lines grouped by template."""
+    from thresher.stages import distill_log as dl
+
+    def plain(members, blocks, lines):
+        rows = [lines[blocks[b][0]].split() for b in members]
+        width = min(len(r) for r in rows)
+        return [pos for pos in range(width)
+                if 1 < len(vals := {r[pos] for r in rows}) <= dl.LOW_CARDINALITY
+                and len(vals) * dl.KIND_REPEATS <= len(members)
+                and not any(dl._TIME_FIELD.search(v) for v in vals)]
+
+    checked = 0
+    for text in FIXTURE_TEXTS:
+        lines = text.split("\n")
+        blocks = [(i, i + 1) for i in range(len(lines))]
+        groups: dict = {}
+        shape = dl.Templates()
+        for b, line in enumerate(lines):
+            groups.setdefault(shape(line, False), []).append(b)
+        for members in groups.values():
+            if len(members) >= 2 * dl.KIND_REPEATS:
+                assert dl._kind_fields(members, blocks, lines) == plain(members, blocks, lines)
+                checked += 1
+    assert checked > 50

@@ -83,3 +83,14 @@ def test_under_budget_diagnostics_pass_whole():
 @pytest.mark.parametrize("text", ["", "hello\n" * 30, "ok  \texample.com/x\t0.1s\n" * 10])
 def test_declines_when_nothing_is_cargo_progress(text):
     assert _distill(text) is None
+
+
+def test_declines_when_its_summary_would_outweigh_the_one_line_it_drops():
+    """The minimal example `thresher check --profile ci` found on cargo.ci: dropping one short
+    progress line for a longer summary line would grow the output, so the stage declines (before,
+    the executor had to reject it)."""
+    text = "".join(f"Downloading chunk {i} of 300\n" for i in range(11)) + "\n    Compiling app/app/util.py\n"
+    assert _distill(text) is None
+    long = text + "".join(f"    Compiling crate{i} v0.1.{i}\n" for i in range(30))
+    view = _distill(long)
+    assert view is not None and view.tokens() < initial_payload(long.encode()).tokens()

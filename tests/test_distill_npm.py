@@ -11,7 +11,9 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.executor import initial_payload
 from thresher.stages import distill_npm
 
-from .conftest import CORPUS, fixture_case, load_cases
+from thresher.dataflow.tokens import estimate
+
+from .conftest import CORPUS, fixture_case, load_cases, seen_by_agent
 
 PARAMS = {"drop_passing": True}
 SUMMARY_RE = re.compile(r"^\[thresher: npm: (.*) not shown\]$")
@@ -121,3 +123,22 @@ def test_mocha_failures_keep_their_suite_path():
     assert out[i - 2:i] == ["  res", "    .attachment()"]
     assert "  1254 passing (6s)" in out and "  2 failing" in out
     assert not any(x.lstrip().startswith("✔") for x in out)
+
+
+NPM_LS_PROBLEM = re.compile(r"UNMET (?:OPTIONAL |PEER )?DEPENDENCY | (?:invalid|extraneous)\b")
+
+
+@pytest.mark.parametrize("cid", ["npm-ls-all-problems", "npm-ls-all-nested-missing", "npm-ls-top-problems"])
+def test_npm_ls_problem_rows_survive_wherever_they_sit_in_the_tree(cid):
+    """Every UNMET/invalid/extraneous row of a real ``npm ls`` tree is kept byte-exact, and the
+    npm error summary too; a tree over budget still shrinks."""
+    case = fixture_case(cid)
+    out = seen_by_agent(case)
+    rows = [line for line in case["stdout"].splitlines() if NPM_LS_PROBLEM.search(line)]
+    assert rows and all(row in out.splitlines() for row in rows)
+    for fact in case["must_keep"]:
+        assert fact in out, fact
+    if len(case["stdout"].splitlines()) > 200:   # over the npm graph's line budget
+        deep = [i for i, line in enumerate(case["stdout"].splitlines()) if NPM_LS_PROBLEM.search(line)]
+        assert any(40 < i < len(case["stdout"].splitlines()) - 40 for i in deep)  # not head/tail
+        assert estimate(out) < estimate(case["stdout"] + case["stderr"]) * 0.9

@@ -108,3 +108,18 @@ def test_corpus_pip_cases_keep_every_fact():
         out = _out(case)
         missing = [f for f in case["must_keep"] if f not in out]
         assert not missing, (case["id"], missing[:2])
+
+
+def test_declines_when_its_summary_would_outweigh_the_one_line_it_drops():
+    """The minimal example `thresher check --profile ci` found on pip.default: one short
+    `Downloading` line replaced by a longer summary would grow the view, so the stage declines
+    (the executor used to reject it); with many such lines the counted view is smaller."""
+    from thresher.dataflow.contract import Context
+    ctx = Context({"max_lines": 200, "max_tokens": 5000}, None, "0" * 12, "t")
+    text = "@@ -1,1 +1,1 @@ def run():\n Downloading 106670\n"
+    payload = initial_payload(text.encode(), command="pip install x", argv=("pip", "install", "x"))
+    assert distill_pip.run(payload, PARAMS, ctx) is None
+    many = text + "".join(f"  Downloading pkg{i}-1.0-py3-none-any.whl (12 kB)\n" for i in range(20))
+    payload = initial_payload(many.encode(), command="pip install x", argv=("pip", "install", "x"))
+    view = distill_pip.run(payload, PARAMS, ctx)
+    assert view is not None and view.tokens() < payload.tokens()

@@ -182,6 +182,20 @@ def test_error_line_and_structured_checks_catch_violations():
         inv.check_structured_exact(Case(b"x\n", "gh pr list --json"), _fake(b""))
 
 
+def test_error_line_check_accepts_a_colour_stripped_whole_output():
+    """A small failing output passed whole without its colour codes keeps an error line written
+    over a progress redraw (the minimal example `thresher check --profile ci` found on
+    markdown.reviewer); the same output with that line gone still fails INV-6."""
+    plan = _plan("markdown.reviewer")
+    raw = b"\x1b[1mnpm ERR! mismatched types\x1b[0m\n\rDownloading [   ] 0%\rerror: download failed\n"
+    case = Case(raw, "cat README.md", 1)
+    result = compress(raw, command=case.command, exit_code=1, role="reviewer")
+    assert result.emission.decision == "cleaned" and b"\x1b" not in result.output
+    inv.check_error_lines_kept(case, result, plan)
+    with pytest.raises(AssertionError, match="INV-6: error line 'error: download failed'"):
+        inv.check_error_lines_kept(case, _fake(b"npm ERR! mismatched types\n"), plan)
+
+
 def test_json_documents_are_structured_unless_the_graph_opts_out():
     """A JSON document must pass byte-exact unless the graph's Guard sets ``sniff_json: false``."""
     case = Case(b'[\n  1,\n  2\n]\n', "jq .", 0)

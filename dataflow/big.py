@@ -1,0 +1,204 @@
+"""Inputs over the examination budget: the graph examines what fits, the rest is scanned for errors.
+
+A graph holds its whole input in memory and costs work per line, so it examines at most
+:func:`examine_budget` bytes (64 MiB unless ``THRESHER_EXAMINE_MB`` says otherwise): a budget of
+work fixed before anything runs, never a timer. For a longer input (``thresher pipe``/``run``):
+
+1. the whole input is spooled to a temporary file a chunk at a time (bounded memory) and hashed;
+2. the examined part — the input up to the last line end within the budget — goes through the
+   graph as usual; its line numbers are the original's;
+3. every later line is only *scanned*: the core error scan (``errorscan.CORE_ERROR_RE``) keeps
+   the first line of each distinct error text, up to :data:`RESCUE_LINES`, and the last
+   :data:`TAIL_LINES` lines are kept, each verbatim (a line over :data:`LINE_LIMIT` characters
+   clipped, counted);
+4. the original is archived from the spool (:meth:`put_file`) before anything naming its handle
+   is written, and the output ends with the one footer, which counts every line of the input and
+   says which lines were only scanned and how many of the error lines found there are shown.
+
+Data a program parses (a Guard verdict on the examined part), a failure to archive, or any
+failure of thresher itself: the input streams out unchanged from the spool, byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import deque
+
+from blake3 import blake3
+
+from .errorscan import error_indices
+from .markers import FOOTER_RE, clip, footer
+
+RESCUE_LINES = 2000
+"""Distinct error lines of the scanned part shown at most (each text once, at its first line;
+the footer counts every error line found)."""
+TAIL_LINES = 40
+"""Last lines of the input always shown."""
+LINE_LIMIT = 4096
+"""Characters of a scanned line shown at most (longer ones are clipped, with the count)."""
+CHUNK = 1 << 20
+
+
+def examine_budget(default: int) -> int:
+    """Bytes a graph examines: ``THRESHER_EXAMINE_MB`` (MiB, > 0) or ``default``."""
+    try:
+        mib = float(os.environ.get("THRESHER_EXAMINE_MB", ""))
+    except ValueError:
+        return default
+    return max(4096, int(mib * 1024 * 1024)) if mib > 0 else default
+
+
+class _Stored:
+    """The archive of step 2: the original is already stored under its handle (step 4)."""
+
+    def put(self, handle: str, raw: bytes, meta: dict) -> None:  # noqa: ARG002 - archive API
+        return None
+
+
+class _Scan:
+    """Step 3: line numbers, rescued error lines and the tail of the scanned part."""
+
+    def __init__(self, first_line: int) -> None:
+        self.first = first_line          # 1-based number of the first scanned line
+        self.count = 0
+        self.found = 0
+        self.rescued: list[tuple[int, str]] = []   # the first line of each distinct error text
+        self.seen: set[str] = set()
+        self.tail: deque = deque(maxlen=TAIL_LINES)
+        self.carry = b""
+        self.trailing_newline = True
+
+    def feed(self, block: bytes, final: bool = False) -> None:
+        data = self.carry + block
+        parts = data.split(b"\n")
+        self.carry = b"" if final else parts.pop()
+        if final and parts and parts[-1] == b"":
+            parts.pop()  # the input ended with a line end
+        elif final and parts:
+            self.trailing_newline = False
+        if not parts:
+            return
+        lines = [p.decode("utf-8", "replace") for p in parts]
+        base = self.first + self.count
+        for i in error_indices(lines):
+            self.found += 1
+            if len(self.rescued) < RESCUE_LINES and lines[i] not in self.seen:
+                self.seen.add(lines[i])
+                self.rescued.append((base + i, lines[i]))
+        for i in range(max(0, len(lines) - TAIL_LINES), len(lines)):
+            self.tail.append((base + i, lines[i]))
+        self.count += len(lines)
+
+
+def compress_stream(head: bytes, rest, out, *, budget: int, compress, archive, command: str = "",
+                    exit_code: "int | None" = None, **opts) -> dict:
+    """Write to ``out`` the output for an input of ``head`` (already read, longer than
+    ``budget``) followed by everything ``rest.read`` still gives; return a summary
+    (``decision``, ``reason``, ``handle``, ``lines``, ``bytes``).
+
+    ``compress`` is :func:`thresher.dataflow.api.compress` (called on the examined part with
+    ``handle=`` the whole input's), ``archive`` an archive with ``put_file``.
+    """
+    fd, path = tempfile.mkstemp(prefix="thresher-spool-")
+    try:
+        with os.fdopen(fd, "wb") as spool:
+            return _run(head, rest, out, spool, path, budget, compress, archive, command,
+                        exit_code, opts)
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _run(head, rest, out, spool, path, budget, compress, archive, command, exit_code, opts) -> dict:
+    hasher = blake3()
+    cut = head.rfind(b"\n", 0, budget)
+    examined = head[:cut + 1] if cut >= 0 else b""
+    scan = _Scan(examined.count(b"\n") + 1)
+    size, failure = 0, "" if examined else f"no line end within the first {budget} bytes"
+    block, scanned = head, head[cut + 1:]
+    while block:
+        try:
+            spool.write(block)
+        except OSError:  # the spool cannot hold it: what was read goes out as it came, then the rest
+            spool.close()
+            _copy(path, out)
+            out.write(block)
+            _pump(rest, out)
+            return {"handle": "", "bytes": None, "decision": "raw", "lines": None,
+                    "reason": "input could not be spooled: passed through unchanged"}
+        hasher.update(block)
+        size += len(block)
+        if not failure:
+            try:
+                scan.feed(scanned)
+            except Exception as exc:  # noqa: BLE001 - keep spooling; the output will be raw
+                failure = f"scan failed: {type(exc).__name__}"
+        block = scanned = rest.read(CHUNK)
+    spool.flush()
+    handle = hasher.hexdigest()[:12]
+    summary = {"handle": handle, "bytes": size, "decision": "raw", "lines": None, "reason": failure}
+    text = None
+    if not failure:
+        try:
+            scan.feed(b"", final=True)
+            archive.put_file(handle, path, size, {"command": command, "exit_code": exit_code,
+                                                  "stream": opts.get("stream", "stdout")})
+            text = _compose(scan, handle, compress(examined, command=command, exit_code=exit_code,
+                                                   handle=handle, archive=_Stored(), **opts))
+            if text is None:
+                summary["reason"] = "the examined part is data a program parses: unchanged"
+        except Exception as exc:  # noqa: BLE001 - thresher's own failure: raw passthrough
+            summary["reason"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+            text = None
+    if text is None:
+        _copy(path, out)
+        return summary
+    out.write(text.encode("utf-8", "surrogatepass"))
+    last = scan.first + scan.count - 1
+    summary.update(decision="compressed", lines=last,
+                   reason=f"lines {scan.first}-{last} only scanned for errors")
+    return summary
+
+
+def _copy(path: str, out) -> None:
+    with open(path, "rb") as src:
+        _pump(src, out)
+
+
+def _pump(src, out) -> None:
+    while True:
+        block = src.read(CHUNK)
+        if not block:
+            return
+        out.write(block)
+
+
+def _compose(scan: _Scan, handle: str, res) -> "str | None":
+    """The output text: the graph's emission of the examined part without its footer, the
+    scanned part's shown lines in order, and the one footer over the whole input."""
+    em = res.emission
+    if em.decision == "verbatim":
+        return None
+    n_examined = scan.first - 1
+    lines = em.output.decode("utf-8", "replace").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    kept, clipped = n_examined, 0
+    if lines and FOOTER_RE.match(lines[-1]):
+        m = FOOTER_RE.match(lines.pop())
+        kept = int(m["total"]) - int(m["omitted"])
+        clipped = int(m["clipped"] or 0)
+    shown = dict(scan.rescued)
+    shown.update(scan.tail)
+    for number in sorted(shown):
+        lines.append(clip(shown[number], LINE_LIMIT))
+    clipped += sum(1 for v in shown.values() if len(v) > LINE_LIMIT)
+    total = n_examined + scan.count
+    first, last = scan.first, scan.first + scan.count - 1
+    omitted = total - kept - len(shown)
+    lines.append(footer(omitted, total, handle, clipped, (first, last),
+                        (first, last, scan.found, len(scan.rescued))))
+    return "\n".join(lines) + "\n"

@@ -181,7 +181,7 @@ def _run(cmd: list[str], opts: dict, fwd) -> int:
     env = dict(os.environ)
     for key, value in QUIET_ENV.items():
         env.setdefault(key, value)
-    from thresher.dataflow.big import examine_budget
+    from thresher.dataflow.plan import examine_budget
     from thresher.runner import run_captured
     cap = run_captured(cmd, env, max_bytes=examine_budget(MAX_CAPTURE),
                        stream_after=opts["stream_after"], fwd=fwd, spill=True)

@@ -61,6 +61,16 @@ def cache_dir() -> str:
         os.environ.get("XDG_CACHE_HOME") or under_home(".cache"), "thresher")
 
 
+def examine_budget(default: int) -> int:
+    """Bytes a graph examines: ``THRESHER_EXAMINE_MB`` (MiB, > 0) or ``default`` (see
+    ``thresher.dataflow.big``; defined here so that asking costs no import on every command)."""
+    try:
+        mib = float(os.environ.get("THRESHER_EXAMINE_MB", ""))
+    except ValueError:
+        return default
+    return max(4096, int(mib * 1024 * 1024)) if mib > 0 else default
+
+
 def _listing(folder: str | None, suffixes: tuple[str, ...]) -> list[str]:
     """Paths of the files in ``folder`` ending in one of ``suffixes``, sorted by name."""
     if not folder or not os.path.isdir(folder):

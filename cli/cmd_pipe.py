@@ -85,7 +85,7 @@ def main(argv: list[str]) -> int:
         _stream_raw(b"", stdin, stdout)
         return 0
     from thresher.dataflow.api import MAX_INPUT
-    from thresher.dataflow.big import examine_budget
+    from thresher.dataflow.plan import examine_budget
     budget = examine_budget(MAX_INPUT)
     data = stdin.read(budget + 1)
     from thresher import switches

@@ -112,9 +112,14 @@ def _exec(cmd: list[str]) -> int:
     return 126  # not reached
 
 
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+
+
 def _command_line(cmd: list[str]) -> str:
-    from shlex import join
-    return join(cmd)
+    """``shlex.join(cmd)``, byte for byte, without importing ``shlex`` (it imports ``re``: a cost
+    on every command; tests/test_cli_run.py compares the two)."""
+    return " ".join(w if w and _SHELL_SAFE.issuperset(w) else "'" + w.replace("'", "'\"'\"'") + "'"
+                    for w in cmd)
 
 
 def main(argv: list[str]) -> int:
@@ -178,7 +183,7 @@ def _run(cmd: list[str], opts: dict, fwd) -> int:
     env = dict(os.environ)
     for key, value in QUIET_ENV.items():
         env.setdefault(key, value)
-    from thresher.dataflow.big import examine_budget
+    from thresher.dataflow.plan import examine_budget
     from thresher.runner import run_captured
     cap = run_captured(cmd, env, max_bytes=examine_budget(MAX_CAPTURE),
                        stream_after=opts["stream_after"], fwd=fwd, spill=True)

@@ -25,9 +25,13 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import stat
 import time
+
+try:  # the C module: `signal` wraps it in enums, whose import costs ~5 ms on every command
+    import _signal as signal
+except ImportError:  # pragma: no cover - an interpreter without it
+    import signal
 
 CHUNK = 1 << 16
 SPILL_FACTOR = 3
@@ -70,7 +74,7 @@ class Forwarder:
         """Install the handlers (a signal inherited as ignored stays ignored, for us and the child)."""
         for sig in forwarded_signals():
             try:
-                if signal.getsignal(sig) is signal.SIG_IGN:
+                if signal.getsignal(sig) == signal.SIG_IGN:
                     continue  # e.g. SIGHUP under nohup: the command inherits the ignore
                 self._old[sig] = signal.signal(sig, self._handle)
             except (OSError, ValueError, RuntimeError):

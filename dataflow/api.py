@@ -10,11 +10,10 @@ import time
 
 from blake3 import blake3
 
-from .big import examine_budget
 from .contract import Context, clamp_factor, scaled_budget
 from .executor import initial_payload, run_plan
 from .finalize import Emission, finalize
-from .plan import PASSTHROUGH_CLASSES, load_plans
+from .plan import PASSTHROUGH_CLASSES, examine_budget, load_plans
 from .trace import StageLog, Trace
 
 MAX_INPUT = 64 * 1024 * 1024

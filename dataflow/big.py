@@ -29,6 +29,7 @@ from blake3 import blake3
 
 from .errorscan import error_indices
 from .markers import FOOTER_RE, clip, footer
+from .plan import examine_budget  # noqa: F401 - here for its callers; lives in plan (light)
 
 RESCUE_LINES = 2000
 """Distinct error lines of the scanned part shown at most (each text once, at its first line;
@@ -38,15 +39,6 @@ TAIL_LINES = 40
 LINE_LIMIT = 4096
 """Characters of a scanned line shown at most (longer ones are clipped, with the count)."""
 CHUNK = 1 << 20
-
-
-def examine_budget(default: int) -> int:
-    """Bytes a graph examines: ``THRESHER_EXAMINE_MB`` (MiB, > 0) or ``default``."""
-    try:
-        mib = float(os.environ.get("THRESHER_EXAMINE_MB", ""))
-    except ValueError:
-        return default
-    return max(4096, int(mib * 1024 * 1024)) if mib > 0 else default
 
 
 class _Stored:

@@ -14,6 +14,7 @@ from .compile import compile_graph, default_registry
 from .errors import GraphError, GraphErrors
 from .plan import CLASSIFY_FILE, ORIGINS
 from .regex_safety import UnsafeRegex
+from .regex_needles import needles
 from .regex_safety import check as check_regex
 from .spec import SAFE_LOADER, LoadedGraph, load_graph
 
@@ -63,7 +64,8 @@ def _rules(path: str, data: dict, section: str) -> list[dict]:
         except UnsafeRegex as exc:
             raise GraphError(path, f"{section}[{i}]: regex {rule['match']!r} can take exponential "
                              f"time: {exc.problem}", hint=exc.fix) from None
-        rules.append({"match": rule["match"], "class": str(rule["class"])})
+        rules.append({"match": rule["match"], "class": str(rule["class"]),
+                      "needles": needles(rule["match"])})
     return rules
 
 

@@ -20,10 +20,13 @@ Stages stay simple; the executor owns:
 
 from __future__ import annotations
 
-import importlib
-import signal
-import threading
+import sys
 import time
+
+try:  # the C module: ``signal`` wraps it in enums, an import on every command's path
+    import _signal as signal
+except ImportError:  # pragma: no cover - an interpreter without it
+    import signal
 
 from .contract import Context
 from .errors import StageRejected, StageTimeout
@@ -40,7 +43,8 @@ def load_impl(ref: str):
     fn = _IMPLS.get(ref)
     if fn is None:
         module, _, attr = ref.partition(":")
-        fn = _IMPLS[ref] = getattr(importlib.import_module(module), attr)
+        __import__(module)  # (not importlib: its import is a start-up cost of every payload)
+        fn = _IMPLS[ref] = getattr(sys.modules[module], attr)
     return fn
 
 
@@ -68,8 +72,13 @@ def call_with_deadline(fn, args: tuple, seconds: float):
     the timer's exception, and off the main thread there is no timer at all.
     """
     t0 = time.perf_counter()
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-        old = signal.signal(signal.SIGALRM, _alarm)
+    timed = hasattr(signal, "setitimer")
+    if timed:
+        try:
+            old = signal.signal(signal.SIGALRM, _alarm)
+        except ValueError:  # not the main thread (the only one that may set handlers): no timer
+            timed = False
+    if timed:
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
             result = fn(*args)

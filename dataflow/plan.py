@@ -3,11 +3,12 @@
 Graph files are discovered in three places, later ones winning for the same ``class.role``:
 built-in (the ``thresher.graphs`` package), user (``$THRESHER_CONFIG_HOME`` or
 ``~/.config/thresher/graphs``) and project (the nearest ``.thresher/graphs`` at or above the working
-directory). All plans are compiled together and cached as one JSON file keyed by a blake3 hash of
-the package version, the graph files' names and bytes, the declarative filter files (and, with
-project filters, the trust records), and the registry/params sources. A rebuild also warms the
+directory). All plans are compiled together and cached as one file keyed by the package and Python
+versions and the paths, sizes and mtimes of the graph files, the declarative filter files (and, with
+project filters, the trust records) and the registry/params sources. A rebuild also warms the
 filter cache (``build.warm_filters``), so no stage compiles filters in its time budget. On a fresh
-cache this module imports only ``os``, ``re``, ``marshal`` and ``blake3``; a stale cache triggers
+cache this module imports only ``os`` and ``marshal`` (``re`` only when a classify
+rule's literal prefilter lets its regex run); a stale cache triggers
 the control plane (``compile.py``) once. The cache is ``marshal`` data (plain dicts/lists/
 strings; the key includes the Python version), the cheapest format to load at start-up.
 """
@@ -15,11 +16,9 @@ strings; the key includes the Python version), the cheapest format to load at st
 from __future__ import annotations
 
 import os
-import re
 
 import marshal
 import sys
-from blake3 import blake3
 
 from . import __version__
 from .paths import under_home
@@ -31,9 +30,9 @@ CLASSIFY_FILE = "classify.yaml"
 
 
 def builtin_dir() -> str:
-    """Folder of the shipped graphs."""
-    import thresher.graphs as pkg
-    return os.path.dirname(pkg.__file__)
+    """Folder of the shipped graphs: the ``thresher.graphs`` package, next to this one in the
+    wheel and in the source tree alike (found without importing it: a start-up cost)."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "graphs")
 
 
 def user_dir() -> str:
@@ -60,6 +59,16 @@ def cache_dir() -> str:
     """Where compiled plans are cached."""
     return os.environ.get("THRESHER_CACHE_HOME") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or under_home(".cache"), "thresher")
+
+
+def examine_budget(default: int) -> int:
+    """Bytes a graph examines: ``THRESHER_EXAMINE_MB`` (MiB, > 0) or ``default`` (see
+    ``thresher.dataflow.big``; defined here so that asking costs no import on every command)."""
+    try:
+        mib = float(os.environ.get("THRESHER_EXAMINE_MB", ""))
+    except ValueError:
+        return default
+    return max(4096, int(mib * 1024 * 1024)) if mib > 0 else default
 
 
 def _listing(folder: str | None, suffixes: tuple[str, ...]) -> list[str]:
@@ -136,6 +145,7 @@ def _key_files(cwd: str | None) -> list[tuple[str, str]]:
 def seeded_hash(modules: tuple[str, ...]) -> "blake3":
     """A blake3 hasher seeded with the package and Python versions and the source of ``modules``
     (so a cache keyed by it goes stale when the code that built it changes)."""
+    from blake3 import blake3
     h = blake3(f"{__version__}\0{sys.version}".encode())
     import importlib.util
     for mod in modules:
@@ -167,7 +177,19 @@ def _key(files: list[tuple[str, str]]) -> str:
     mods += [os.path.join(stages, n) for n in ("registry.py", "params.py", "plugins.py")]
     parts = [__version__, sys.version] + [f"{m}\0{file_stamp(m)}" for m in mods]
     parts += [f"{origin}\0{path}\0{file_stamp(path)}" for origin, path in files]
-    return blake3("\0\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return _digest("\0\0".join(parts).encode("utf-8", "surrogatepass"))
+
+
+_KEY_PRIME = (1 << 128) - 159
+"""The largest prime below 2**128."""
+
+
+def _digest(data: bytes) -> str:
+    """32 hex digits naming ``data``: the bytes as one number modulo a 128-bit prime (with the
+    length, so zero padding counts). A cache name, not a security check (the cache's owner and
+    mode are, :func:`read_cache`): one bignum division, where importing a hash module costs
+    more than the whole lookup on every command."""
+    return f"{(int.from_bytes(data, 'little') * 1000003 + len(data)) % _KEY_PRIME:032x}"
 
 
 def trusted_only(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -190,7 +212,7 @@ class Plans:
     """All compiled plans plus the command → class table, and the errors of graphs that failed."""
 
     def __init__(self, data: dict) -> None:
-        self.plans: dict[str, dict] = data["plans"]
+        self.plans: dict[str, dict] = _Unpacked(data["plans"])
         self.sources: dict[str, list] = data.get("sources", {})
         self.errors: list[str] = data.get("errors", [])
         self.untrusted: list = data.get("untrusted", [])
@@ -220,30 +242,65 @@ class Plans:
         return self.sniffs.first(head)
 
 
+class _Unpacked(dict):
+    """``graph id → plan``, where the cache stores each plan as its own marshal blob: a command
+    uses one plan of ~60, so the others are never decoded (a start-up cost of every command)."""
+
+    def __getitem__(self, gid: str) -> dict:
+        plan = dict.__getitem__(self, gid)
+        if isinstance(plan, bytes):
+            plan = marshal.loads(plan)
+            dict.__setitem__(self, gid, plan)
+        return plan
+
+    def get(self, gid: str, default=None):
+        return self[gid] if gid in self else default
+
+    def values(self):
+        return [self[gid] for gid in self]
+
+    def items(self):
+        return [(gid, self[gid]) for gid in self]
+
+
+def _packed(data: dict) -> dict:
+    """``data`` as the cache stores it: each plan marshalled on its own (see :class:`_Unpacked`)."""
+    return dict(data, plans={gid: marshal.dumps(plan) for gid, plan in data["plans"].items()})
+
+
 class _Rules:
-    """An ordered ``match → class`` table whose regexes compile on first use."""
+    """An ordered ``match → class`` table whose regexes compile on first use.
+
+    A row's ``needles`` (``regex_needles``, computed when the plans are built) are literals of
+    which every match contains one: a text holding none of them skips the row without compiling
+    or running its regex, so a command that no rule names (``true``) never imports ``re``.
+    """
 
     __slots__ = ("rows", "compiled")
 
     def __init__(self, rows: list[dict]) -> None:
-        self.rows = [(r["match"], r["class"]) for r in rows]
-        self.compiled: list[re.Pattern] = []
+        self.rows = [(r["match"], r["class"], r.get("needles")) for r in rows]
+        self.compiled: dict[int, object] = {}
 
-    def _regex(self, i: int) -> re.Pattern:
-        while len(self.compiled) <= i:
-            self.compiled.append(re.compile(self.rows[len(self.compiled)][0]))
-        return self.compiled[i]
+    def _regex(self, i: int):
+        rx = self.compiled.get(i)
+        if rx is None:
+            import re
+            rx = self.compiled[i] = re.compile(self.rows[i][0])
+        return rx
 
     def first(self, text: str) -> str | None:
         """The class of the first row whose regex searches ``text`` successfully."""
-        for i, (_, pclass) in enumerate(self.rows):
+        for i, (_, pclass, needles) in enumerate(self.rows):
+            if needles is not None and not any(n in text for n in needles):
+                continue
             if self._regex(i).search(text):
                 return pclass
         return None
 
 
-_PROGRAM_PATH = re.compile(r"(^|[|;&(]\s*)((?:[A-Za-z_]\w*=\S*\s+)*)[^\s|;&()<>'\"]*/"
-                           r"(?=[^\s/|;&()<>'\"]+(?:\s|$))")
+_PROGRAM_PATH = (r"(^|[|;&(]\s*)((?:[A-Za-z_]\w*=\S*\s+)*)[^\s|;&()<>'\"]*/"
+                 r"(?=[^\s/|;&()<>'\"]+(?:\s|$))")
 
 
 def program_basenames(command: str) -> str:
@@ -251,7 +308,8 @@ def program_basenames(command: str) -> str:
     and of every part after ``|``, ``;``, ``&`` or ``(``, past ``NAME=value`` assignments)."""
     if "/" not in command:
         return command
-    return _PROGRAM_PATH.sub(r"\1\2", command)
+    import re  # (cached by ``re`` itself after the first call)
+    return re.sub(_PROGRAM_PATH, r"\1\2", command)
 
 
 def plans_cache_path(cwd: str | None = None) -> str:
@@ -278,7 +336,7 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
         data = build_all(usable)
         data["untrusted"] = untrusted
         if use_cache:
-            _write_atomic(path, marshal.dumps(data))
+            _write_atomic(path, marshal.dumps(_packed(data)))
         warm_filters(cwd)
         plans = Plans(data)
     if plans.untrusted:

@@ -107,13 +107,13 @@ def rewrite_line(line: str, scope: tuple[str, str] | None):
 
 def run_targets(line: str) -> list[str]:
     """The commands X of every ``thresher run [OPTS] -- X`` segment the agent typed itself."""
-    from thresher.cmd_run import parse
     from thresher.shell.policy import command_name
     from thresher.shell.rewrite import analyze
     out = []
     for d in analyze(line):
         words = d.real.split()
         if len(words) > 2 and command_name(words[0]) == "thresher" and words[1] == "run":
+            from thresher.cmd_run import parse  # (only then: most lines run no thresher)
             try:
                 out.append(" ".join(parse(words[2:])[1]))
             except ValueError:

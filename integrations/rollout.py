@@ -24,9 +24,7 @@ payloads indexes only payloads of new families (the file stays small; the ledger
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 
 from thresher.stores.db import StoreError
 
@@ -50,6 +48,7 @@ def _state_path() -> str:
 
 def load() -> dict:
     """``{root: {"since": event id, "graduated": "" | "auto" | "manual"}}`` ({} when none)."""
+    import json  # (here: `measuring` runs on every payload and rarely finds a state file)
     try:
         with open(_state_path(), encoding="utf-8") as fh:
             data = json.load(fh)
@@ -60,6 +59,7 @@ def load() -> dict:
 
 
 def _save(roots: dict) -> None:
+    import json
     path = _state_path()
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
@@ -112,6 +112,7 @@ def start(root: str) -> str:
 
 def graduate_command(root: str) -> str:
     """The command that graduates ``root`` now."""
+    import shlex
     return "thresher init claude --graduate" + (
         "" if root == EVERYWHERE else f" --project {shlex.quote(root)}")
 

@@ -211,3 +211,17 @@ def test_a_closed_stdout_is_met_by_the_command_as_in_the_shell():
                          timeout=60)
     assert b"Traceback" not in res.stderr
     assert res.returncode == direct.returncode and res.stderr == direct.stderr
+
+
+@pytest.mark.parametrize("words", [
+    ["true"], ["git", "log", "--format=%H %s"], ["echo", ""], ["echo", "it's"], ["a b", "c\td"],
+    ["printf", "%s\n", "$HOME"], ["ls", "é"], ["x", "-_@%+=:,./"], ["cat", "a;b", "|", "(c)"],
+    ["sh", "-c", "echo \"$1\"", "'q'"], ["grep", "-e", "\\d+", "*.py"],
+])
+def test_command_line_is_shlex_join_byte_for_byte(words):
+    """The command string the classifier, the archive and the ledger see is ``shlex.join``'s,
+    although ``thresher run`` no longer imports shlex (and so ``re``) to build it."""
+    import shlex
+
+    from thresher.cmd_run import _command_line
+    assert _command_line(words) == shlex.join(words)

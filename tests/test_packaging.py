@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -40,6 +41,9 @@ def test_shipped_graphs_are_package_data():
     from importlib.resources import files
     names = {p.name for p in files("thresher.graphs").iterdir()}
     assert "generic.default.yaml" in names and "classify.yaml" in names
+    import thresher.graphs
+    from thresher.dataflow.plan import builtin_dir  # found without importing the package
+    assert os.path.samefile(builtin_dir(), os.path.dirname(thresher.graphs.__file__))
 
 
 HEAVY = ("networkx", "pydantic", "yaml", "numpy", "rank_bm25")
@@ -56,3 +60,98 @@ def test_pipe_on_a_warm_cache_imports_no_control_plane_module():
     assert "thresher" in imported
     assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
     assert res.stdout  # it did emit something
+
+
+# --- start-up: what the per-command paths import (issue 15, "Start-up"; not timed) ----------------
+
+RECORD_IMPORTS = r"""
+import builtins, sys
+out, argv = sys.argv[1], sys.argv[2:]
+seen, real = set(), builtins.__import__
+def record(name, globals=None, locals=None, fromlist=(), level=0):
+    module = real(name, globals, locals, fromlist, level)
+    seen.update([name] if level == 0 else [module.__name__])
+    seen.update(f"{module.__name__}.{f}" for f in fromlist or ()
+                if f"{module.__name__}.{f}" in sys.modules)
+    return module
+builtins.__import__ = record
+from thresher.main import main
+try:
+    status = main(argv)
+finally:
+    builtins.__import__ = real
+    with open(out, "w") as fh:
+        fh.write("\n".join(sorted(seen)))
+sys.exit(status)
+"""
+"""Runs ``thresher ARGV`` and writes every module an ``import`` statement named on the way, also
+one already loaded: an editable install preloads ``re``, ``enum`` and ``pathlib`` at interpreter
+start, which a plain ``sys.modules`` diff (or ``-X importtime``) would not see thresher ask for."""
+
+
+def _imports_of(tmp_path, argv: list[str], stdin: bytes = b"") -> tuple[set[str], bytes]:
+    """Modules (and their top-level packages) that ``thresher ARGV`` imports on a warm plan cache,
+    and its stdout."""
+    out = tmp_path / "imports.txt"
+    cmd = [sys.executable, "-c", RECORD_IMPORTS, str(out), *argv]
+    subprocess.run(cmd, input=stdin, capture_output=True, check=True, cwd=tmp_path)  # warm cache
+    res = subprocess.run(cmd, input=stdin, capture_output=True, check=True, cwd=tmp_path)
+    names = set(out.read_text().split())
+    return names | {n.split(".")[0] for n in names}, res.stdout
+
+
+NEVER_PER_COMMAND = HEAVY + ("tree_sitter", "hypothesis", "orjson", "ssl", "_hashlib", "hashlib",
+                             "subprocess", "importlib", "argparse", "typing", "pathlib",
+                             "threading", "signal")
+"""Not on the per-command paths at all: the control plane, OpenSSL for one digest, the modules
+that the runner's posix_spawn and the dispatcher's ``__import__`` replace."""
+
+
+def test_run_of_a_command_no_rule_names_imports_neither_re_nor_a_hash_module(tmp_path):
+    """``thresher run -- true`` (an agent's cheapest command) pays for no regex engine (no classify
+    rule's literal is in ``true``), no enum-wrapped ``signal``, no ``shlex``, no hash module, no
+    JSON and no database (empty output is neither compressed nor archived)."""
+    imported, out = _imports_of(tmp_path, ["run", "--", "true"])
+    assert "thresher.cmd_run" in imported and "thresher.dataflow.plan" in imported
+    unwanted = NEVER_PER_COMMAND + ("re", "enum", "shlex", "blake3", "json", "sqlite3",
+                                    "thresher.dataflow.api", "thresher.dataflow.executor", "thresher.graphs")
+    assert not imported & set(unwanted), sorted(imported & set(unwanted))
+    assert out == b""
+
+
+def test_pipe_of_a_tiny_input_imports_no_control_plane_module(tmp_path):
+    imported, out = _imports_of(tmp_path, ["pipe", "--cmd", "pytest -v", "--exit-code", "1"],
+                                b"collecting ...\ntests/test_x.py::test_1 FAILED\nE   assert 1 == 2\n")
+    assert "thresher.dataflow.executor" in imported
+    unwanted = NEVER_PER_COMMAND + ("json", "shlex")  # no rollout state file: nothing to parse
+    assert not imported & set(unwanted), sorted(imported & set(unwanted))
+    assert b"assert 1 == 2" in out
+
+
+def test_hook_pretooluse_imports_no_engine_and_no_database(tmp_path):
+    """The PreToolUse answer is a rewrite of the command line: no plans, stages or stores."""
+    with open(os.path.join(os.path.dirname(__file__), "hook_payloads", "pre_bash.json"), "rb") as fh:
+        payload = json.loads(fh.read())
+    payload["cwd"] = str(tmp_path)
+    imported, out = _imports_of(tmp_path, ["hook", "claude"], json.dumps(payload).encode())
+    assert "thresher.integrations.claude_hook" in imported
+    unwanted = NEVER_PER_COMMAND + ("sqlite3", "blake3", "thresher.dataflow.plan",
+                                    "thresher.dataflow.executor", "thresher.stores.db",
+                                    "thresher.cmd_run")
+    assert not imported & set(unwanted), sorted(imported & set(unwanted))
+    assert b"thresher" in out and b"run" in out  # it did answer with the rewrite
+
+
+def test_installed_command_script_imports_only_the_entry_point():
+    """bin/thresher (pyproject ``script-files``) stands in for a generated console script, whose
+    ``import re`` costs half a bare interpreter start; it must stay that small."""
+    import ast
+    assert "bin/thresher" in _pyproject()["tool"]["setuptools"]["script-files"]
+    assert "scripts" not in _pyproject()["project"]  # one `thresher` on PATH, not two
+    with open(os.path.join(ROOT, "bin", "thresher"), encoding="utf-8") as fh:
+        source = fh.read()
+    assert source.startswith("#!python\n")  # rewritten to the venv's interpreter on install
+    imports = {(n.module if isinstance(n, ast.ImportFrom) else a.name)
+               for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Import, ast.ImportFrom))
+               for a in n.names}
+    assert imports == {"sys", "thresher.main"}

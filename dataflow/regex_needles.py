@@ -1,0 +1,76 @@
+"""Literal prefilters for regexes: the substrings of which every match must contain at least one.
+
+``needles(r"(?:^|\\s)(?:env|printenv)(?:\\s|$)")`` is ``["env", "printenv"]`` (or a shorter set
+that still bounds it): a text holding none of them cannot match, so the regex need not be compiled
+or run for it. The classify table is searched on every command and most commands match few of its
+~50 rules, so checking needles first (``str.__contains__``) keeps ``re`` out of a start-up that
+has no rule to run. Computed once, in the control plane, from the parsed pattern; ``None`` when
+no literal is required (``\\A\\s*[\\[{]``) or the pattern ignores case (the check must be exact).
+"""
+
+from __future__ import annotations
+
+from re import _constants as C  # noqa: N812 - the sre opcodes
+from re import _parser as P  # noqa: N812 - sre_parse (the public alias is deprecated)
+
+_REPEATS = tuple(getattr(C, n) for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+                 if hasattr(C, n))
+_ZERO_WIDTH = (C.AT,)
+
+
+def needles(pattern: str, flags: int = 0) -> list[str] | None:
+    """Sorted substrings one of which every match of ``pattern`` contains, or ``None``."""
+    parsed = P.parse(pattern, flags)
+    if parsed.state.flags & C.SRE_FLAG_IGNORECASE:
+        return None
+    found = _seq(list(parsed))
+    return sorted(found) if found else None
+
+
+def _score(found: frozenset[str]) -> tuple[int, int]:
+    """Better needles are longer (fewer chance hits) and fewer (fewer ``in`` checks)."""
+    return min(map(len, found)), -len(found)
+
+
+def _seq(items: list) -> frozenset[str] | None:
+    """Needles of a sequence: its best required literal run or required sub-item."""
+    best: frozenset[str] | None = None
+    run = ""
+
+    def offer(cand: frozenset[str] | None) -> None:
+        nonlocal best
+        if cand and all(cand) and (best is None or _score(cand) > _score(best)):
+            best = cand
+
+    for op, av in items:
+        if op is C.LITERAL:
+            run += chr(av)
+            continue
+        if op in _ZERO_WIDTH:
+            continue  # an anchor between two literals leaves them adjacent in the text
+        offer(frozenset([run]) if run else None)
+        run = ""
+        offer(_item(op, av))
+    offer(frozenset([run]) if run else None)
+    return best
+
+
+def _item(op, av) -> frozenset[str] | None:
+    """Needles one match of a single (non-literal) item must contain, or ``None``."""
+    if op is C.SUBPATTERN:
+        _group, add_flags, _del_flags, sub = av
+        return None if add_flags & C.SRE_FLAG_IGNORECASE else _seq(list(sub))
+    if op is getattr(C, "ATOMIC_GROUP", None):
+        return _seq(list(av))
+    if op is C.BRANCH:
+        union: set[str] = set()
+        for alt in av[1]:
+            found = _seq(list(alt))
+            if not found:
+                return None  # one way to match without any literal
+            union |= found
+        return frozenset(union)
+    if op in _REPEATS:
+        low, _high, sub = av
+        return _seq(list(sub)) if low >= 1 else None
+    return None  # classes, any, lookarounds, back-references: no literal required

@@ -37,12 +37,9 @@ def _starts_at_beginning(items) -> bool:
     return False
 
 
-try:  # the parser re.compile uses (Python 3.11+ names it re._parser)
-    import re._constants as _C  # type: ignore[import-not-found]
-    import re._parser as _P  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as _C  # type: ignore[no-redef]
-    import sre_parse as _P  # type: ignore[no-redef]
+from thresher.dataflow.regex_needles import C as _C  # noqa: E402 - the parser re.compile uses
+from thresher.dataflow.regex_needles import P as _P  # noqa: E402
+from thresher.dataflow.regex_needles import needles  # noqa: E402
 
 
 def anchored(pattern: str) -> bool:
@@ -54,47 +51,15 @@ def anchored(pattern: str) -> bool:
         return False
 
 
-def _needs(items, fold: bool) -> "frozenset[str] | None":
-    """Literals one of which every match of the parsed sequence ``items`` contains, or ``None``
-    when none can be told (``fold``: inside a case-insensitive group, where no literal is sure)."""
-    best, run = None, []
-
-    def offer(cand):
-        nonlocal best
-        if cand and all(cand) and (best is None or min(map(len, cand)) > min(map(len, best))):
-            best = cand
-
-    for op, av in list(items) + [(None, None)]:
-        if op is _C.LITERAL and not fold:
-            run.append(chr(av))
-            continue
-        offer(frozenset({"".join(run)}) if run else None)
-        run = []
-        if op is _C.AT or op is None:
-            continue  # zero-width, or the end
-        if op is _C.SUBPATTERN:
-            offer(_needs(av[3], fold or bool(av[1] & re.IGNORECASE)))
-        elif op is _C.ATOMIC_GROUP:
-            offer(_needs(av, fold))
-        elif op is _C.ASSERT:  # a positive look-around: the line holds it too
-            offer(_needs(av[1], fold))
-        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT) and av[0] >= 1:
-            offer(_needs(av[2], fold))
-        elif op is _C.BRANCH:
-            alts = [_needs(b, fold) for b in av[1]]
-            if all(alts):
-                offer(frozenset().union(*alts))
-    return best
-
-
 def needed_literals(pattern: str) -> "frozenset[str] | None":
     """Case-sensitive literals one of which is in every line ``pattern`` can match (a prefilter:
-    a line without any cannot match), or ``None`` when none can be told."""
+    a line without any cannot match), or ``None`` when none can be told
+    (:func:`thresher.dataflow.regex_needles.needles`)."""
     try:
-        parsed = _P.parse(pattern)
-        return _needs(list(parsed), bool(parsed.state.flags & re.IGNORECASE))
+        found = needles(pattern)
     except Exception:  # noqa: BLE001 - unknown parser shape: no prefilter (still correct)
         return None
+    return frozenset(found) if found else None
 
 
 class LinePatterns:

@@ -345,7 +345,7 @@ def test_needed_literals_are_needed():
     from thresher.stages.text import needed_literals
     assert needed_literals(r"\b(?:DETAIL|HINT):  \S|\bdeadlock\b") == {"DETAIL", "HINT", "deadlock"}
     assert needed_literals(r"(?i:warn)") is None and needed_literals(r"a?|b") is None
-    assert needed_literals(r"(?=.*\bfoo\b)x+") == {"foo"} and needed_literals(r"x(?!abcd)") == {"x"}
+    assert needed_literals(r"(?=.*\bfoo\b)x+") == {"x"} and needed_literals(r"x(?!abcd)") == {"x"}
     pats = {p for plan in load_plans().plans.values() for node in plan["nodes"].values()
             if node["stage"] == "score" for key in ("critical", "noise", "not_critical")
             for p in node["params"].get(key) or ()}

@@ -90,6 +90,12 @@ class Outline:
             self.plain(node, depth, definition=True)
             return
         header = self.header_end(node, body)
+        if not member and any(c.type == "ERROR" for c in core.children):
+            # a "function" whose signature did not parse is the parser's guess (macros in a
+            # header): its "body" is walked like the statements around it, never elided whole
+            self.mark(node.start_point[0], header)
+            self.walk(body.named_children, depth)
+            return
         if self.level > NAMES:
             self.mark(node.start_point[0], header)
         else:
@@ -110,12 +116,12 @@ class Outline:
         row included), the row of its name at the names level."""
         if self.level >= OUTLINE and doc:
             self.doc_comment(doc)
-        name = def_name(decl)
-        if name is not None:
-            self.defs.append((name.start_point[0], name.text.decode("utf-8", "replace")))
         first, last = node.start_point[0], end_row(node)
+        name = def_name(decl)
+        row = name.start_point[0] if name is not None else first  # PNG_EXPORT(1, int, f, (...))
+        self.defs.append((row, (name or node).text.decode("utf-8", "replace")))
         if self.level == NAMES:
-            self.mark(name.start_point[0] if name is not None else first)
+            self.mark(row)
         elif last - first < _DECL_ROWS:
             self.mark(first, last)
         else:
@@ -147,7 +153,7 @@ class Outline:
         """Record the definitions and declarations found inside ``node`` (a part that did not
         parse, shown whole): their names are the file's API like any other."""
         for child in node.named_children:
-            decl = self.declaration(child)
+            decl = child if child.type == "function_declarator" else self.declaration(child)
             core = decl if decl is not None else self.core(child)
             name = def_name(core) if core is not None else None
             if name is not None:

@@ -34,7 +34,8 @@ _C = dict(functions=("function_definition",),
           containers=("linkage_specification",),
           bodies=("field_declaration_list", "enumerator_list", "declaration_list"),
           transparent=_C_PREPROC, imports=("preproc_include",), comments=("comment",),
-          declarations=("declaration", "field_declaration", "expression_statement"),
+          declarations=("declaration", "field_declaration", "expression_statement",
+                        "macro_type_specifier"), signatures=("macro_type_specifier",),
           preprocessor=True)
 
 SPECS: dict[str, tuple[str, str, dict]] = {

@@ -117,6 +117,10 @@ class Outline:
         if self.level >= OUTLINE and doc:
             self.doc_comment(doc)
         first, last = node.start_point[0], end_row(node)
+        if decl.has_error:  # the parser's guess at macros it cannot expand: shown whole
+            self.mark(first, last)
+            self.names_within(decl)
+            return
         name = def_name(decl)
         row = name.start_point[0] if name is not None else first  # PNG_EXPORT(1, int, f, (...))
         self.defs.append((row, (name or node).text.decode("utf-8", "replace")))
@@ -149,17 +153,23 @@ class Outline:
         if last > first:
             self.nested(node, depth + 1)
 
-    def names_within(self, node, limit: int = 6) -> None:
-        """Record the definitions and declarations found inside ``node`` (a part that did not
-        parse, shown whole): their names are the file's API like any other."""
-        for child in node.named_children:
-            decl = child if child.type == "function_declarator" else self.declaration(child)
-            core = decl if decl is not None else self.core(child)
-            name = def_name(core) if core is not None else None
-            if name is not None:
-                self.defs.append((name.start_point[0], name.text.decode("utf-8", "replace")))
-            elif limit > 0 and child.type not in self.lang.bodies:
-                self.names_within(child, limit - 1)
+    def names_within(self, node, limit: int = 20000) -> None:
+        """Record the names declared in ``node``, a part that did not parse (shown whole): every
+        identifier right before a parenthesised list, since the parser's pieces of a declaration
+        it did not understand are not reliably nested (``int f`` in one node, ``(int x);`` in the
+        next). They are the file's API like any other name."""
+        stack = [node]
+        while stack and limit > 0:
+            n, limit = stack.pop(), limit - 1
+            if n.type in ("identifier", "field_identifier", "type_identifier"):
+                nxt, up = n, 0
+                while nxt.next_sibling is None and nxt.parent is not None and up < 3:
+                    nxt, up = nxt.parent, up + 1
+                nxt = nxt.next_sibling
+                if nxt is not None and nxt.text[:1] == b"(":
+                    self.defs.append((n.start_point[0], n.text.decode("utf-8", "replace")))
+            elif n.type != "compound_statement":
+                stack.extend(n.children)
 
     def nested(self, node, depth: int, limit: int = 8) -> None:
         """Outline the outermost definitions inside ``node`` (not itself a definition)."""
@@ -251,7 +261,7 @@ def _declares_function(node, depth: int = 0) -> bool:
     outside any initializer, or (a macro-wrapped declaration) a parenthesised list in a statement
     that is not an assignment."""
     for child in node.named_children:
-        if child.type == "function_declarator":
+        if child.type in ("function_declarator", "parameter_list"):
             return True
         if child.type in ("call_expression", "parenthesized_declarator") and depth == 0:
             return True

@@ -261,9 +261,10 @@ def _declares_function(node, depth: int = 0) -> bool:
     outside any initializer, or (a macro-wrapped declaration) a parenthesised list in a statement
     that is not an assignment."""
     for child in node.named_children:
-        if child.type in ("function_declarator", "parameter_list"):
-            return True
-        if child.type in ("call_expression", "parenthesized_declarator") and depth == 0:
+        if child.type in ("function_declarator", "parameter_list") or (
+                child.type == "macro_type_specifier" and node.child_by_field_name("type") is not child):
+            return True  # the last: ``API(void *)\nf(int x);``, the name parsed as a macro type
+        if child.type in ("call_expression", "parenthesized_declarator") and depth <= 1:
             return True
         if depth < 4 and child.type not in ("initializer_list", "compound_literal_expression") \
                 and node.child_by_field_name("value") is not child \

@@ -25,9 +25,8 @@ _JS = dict(functions=_JS_FUNCS, containers=("class_declaration", "class"),
 _TS_SIGS = ("function_signature", "method_signature", "abstract_method_signature",
             "call_signature", "construct_signature")
 _TS = dict(_JS, containers=("class_declaration", "class", "abstract_class_declaration",
-                            "internal_module", "module"),
-           declarations=_TS_SIGS, signatures=_TS_SIGS,
-           types=("interface_declaration", "enum_declaration"),
+                            "internal_module", "module", "interface_declaration"),
+           declarations=_TS_SIGS, signatures=_TS_SIGS, types=("enum_declaration",),
            bodies=("class_body", "statement_block", "interface_body", "enum_body", "object_type"))
 _C = dict(functions=("function_definition",),
           types=("struct_specifier", "union_specifier", "enum_specifier"),

@@ -6,7 +6,8 @@ line with its exact range (format and rationale in ``elision.py``), and a last s
 the command that reads an elided range. If the full outline is over the graph budget, the
 signatures-only view is tried, then one row per definition (the most detailed level that fits and
 saves wins); when even that is over the budget, its rows become critical lines, which the graph's
-trim keeps whatever else it cuts. Declines on: small files (below the size gate they pass whole, unless
+trim keeps whatever else it cuts (and a file over the budget gets that outline even when it saves
+less than ``min_saving``: trimming the file itself would drop declarations). Declines on: small files (below the size gate they pass whole, unless
 ``thresher read --mode outline|signatures`` asked), an unknown language, a file that does not
 parse, a failing command (its errors are the answer), an already distilled view, or a view that
 would not save at least ``min_saving`` of the tokens.
@@ -70,8 +71,9 @@ def outline_view(payload, lang, asked: int | None, ctx, params):
         view = elide(payload, o.shown, ctx.handle, first, what=f"{lang.name} outline")
         if view is not None and _fits(view, ctx.budget) and _saves(view, payload, params):
             return view
-    if view is None or not _saves(view, payload, params):
-        return None
+    if view is None or view.tokens() >= payload.tokens() or (
+            not _saves(view, payload, params) and _fits(payload, ctx.budget)):
+        return None  # a file that fits passes whole rather than as an outline saving little
     # Even one row per definition is over the budget (a header of hundreds of prototypes): those
     # rows are the answer, so they become critical lines that the graph's trim keeps.
     names = {row for row, _ in o.defs}

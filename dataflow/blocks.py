@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from blake3 import blake3
 
+from .markers import elided
+
 WINDOW = 6
 """Lines per fingerprinted window (a folded run is at least this long)."""
 MIN_CHARS = 40
@@ -30,10 +32,11 @@ def block_keys(lines: "list[str] | tuple[str, ...]", usable: "list[bool] | None"
     """``(start, key)`` for every fingerprinted window of ``lines`` (signed 64-bit keys).
 
     ``usable[i] = False`` breaks windows at line ``i`` (the stage uses it for summary lines);
-    marker lines always break them.
+    marker lines (elision lines included) always break them.
     """
     n = len(lines)
-    ok = [(usable is None or usable[i]) and not lines[i].startswith(MARKER_PREFIX) for i in range(n)]
+    ok = [(usable is None or usable[i]) and not lines[i].startswith(MARKER_PREFIX)
+          and not ("\u2026" in lines[i] and elided(lines[i])) for i in range(n)]
     weight = [len(line.strip()) for line in lines]
     digests: dict[int, bytes] = {}
     out = []

@@ -20,6 +20,18 @@ FOOTER_RE = re.compile(
 
 CLIP_RE = re.compile(r" \[thresher: \+(?P<chars>\d+) chars clipped\]$")
 
+ELISION_RE = re.compile(r"^(?P<indent>\s*)\u2026(?P<first>\d+)-(?P<last>\d+)$")
+"""An elision line of an outline view: source lines ``first``..``last`` (1-based, inclusive) left out.
+
+Why this shape (``    …164-190``): it costs about five cl100k tokens where the bracketed sentence
+it replaces (``[thresher: lines 164-190 elided, 27 lines]``) cost sixteen, and in a code outline one
+stands in for every body. It is still one line, counted (the range states exactly how many lines,
+``last - first + 1``) and recoverable (the range is what ``--lines`` takes). ``…`` (U+2026) is no
+token of any language we outline, so the line is a syntax error everywhere rather than code an agent
+could copy back (unlike ``...``, Python's Ellipsis, or ``{ … }``, a block); a view with elisions ends
+with a declared summary line that spells the notation out once.
+"""
+
 
 def footer(omitted: int, total: int, handle: str, clipped: int = 0,
            span: "tuple[int, int] | None" = None, scanned: "tuple[int, int, int, int] | None" = None
@@ -38,6 +50,19 @@ def footer(omitted: int, total: int, handle: str, clipped: int = 0,
                   f"({scanned[2]} found, {scanned[3]} distinct shown)")
     lines = f" --lines {span[0]}-{span[1]}" if span else ""
     return f"[thresher: {omitted} of {total} lines omitted{extra} · thresher expand {handle}{lines}]"
+
+
+def elision(indent: str, first: int, last: int) -> str:
+    """The elision line for source lines ``first``..``last`` (1-based, inclusive)."""
+    return f"{indent}\u2026{first}-{last}"
+
+
+def elided(line: str) -> "tuple[int, int] | None":
+    """``(first, last)`` of an elision line, or ``None`` when ``line`` is not one."""
+    m = ELISION_RE.match(line)
+    if m is None or int(m["last"]) < int(m["first"]):
+        return None
+    return int(m["first"]), int(m["last"])
 
 
 def omitted_span(origin: "tuple[int, ...] | list[int]", total: int) -> "tuple[int, int] | None":

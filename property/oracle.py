@@ -18,7 +18,7 @@ import re
 
 from thresher.dataflow.api import handle_of
 from thresher.dataflow.escapes import SGR_RE
-from thresher.dataflow.markers import CLIP_RE, FOOTER_RE, clip, is_clip_of
+from thresher.dataflow.markers import CLIP_RE, FOOTER_RE, clip, elided, is_clip_of
 from thresher.stages.text import ANSI_RE, ERROR_RE, skeleton
 
 from .relayout import relays_out, values_from_input
@@ -54,7 +54,9 @@ COUNTED = (
     (re.compile(r"^\[thresher: previous line repeated (?P<n>\d+) more times\]$"), "same"),  # lossless
     (re.compile(r"^\[thresher: (?P<n>\d+) more blank lines\]$"), "same"),              # lossless
 )
-"""Summary lines whose count the oracle can verify: N more lines like the line before them."""
+"""Summary lines whose count the oracle can verify: N more lines like the line before them. Elision
+lines (``…A-B``, :data:`~thresher.dataflow.markers.ELISION_RE`) are verified too: their B - A + 1
+lines must fit between their neighbours."""
 
 
 def input_lines(raw: bytes) -> list[str]:
@@ -85,12 +87,17 @@ def read_params(plan: dict) -> list[dict]:
 
 def is_declared(line: str) -> bool:
     """True when ``line`` is shaped like a summary a stage may write (not a clip or a footer)."""
+    if elided(line) is not None:
+        return True
     return (MARKER_RE.search(line) is not None and CLIP_RE.search(line) is None
             and FOOTER_RE.match(line) is None)
 
 
 def counted(line: str) -> tuple[int, str] | None:
     """``(N, kind)`` of a summary the oracle can verify, else None."""
+    gap = elided(line)
+    if gap is not None:
+        return gap[1] - gap[0] + 1, "gap"
     for regex, kind in COUNTED:
         m = regex.match(line)
         if m:
@@ -197,6 +204,8 @@ class Reading:
         if not kind:
             return None
         prev = i - 1
+        if kind == "gap":
+            return self.gap_problem(i, n, latest)
         if prev in self.ambiguous:
             return None  # the line before may be an input line after all: cannot tell
         if prev < 0 or self.match[prev] is None:
@@ -218,6 +227,17 @@ class Reading:
             return (f"claims {n} folded lines but only {similar} input lines "
                     f"{'equal' if kind == 'same' else 'similar'} to {self.lines[prev][:80]!r} "
                     f"lie between its neighbours")
+        return None
+
+    def gap_problem(self, i: int, n: int, latest: list[int | None]) -> str | None:
+        """Why the elision line at output line ``i`` claims more lines than lie between its
+        neighbours (the nearest matched lines, at their widest placement), or None."""
+        lo = next((self.match[j] for j in range(i - 1, -1, -1) if self.match[j] is not None), -1)
+        nxt = next((j for j in range(i + 1, len(self.lines)) if self.match[j] is not None), None)
+        hi = latest[nxt] if nxt is not None and latest[nxt] is not None else len(self.source)
+        if hi - lo - 1 < n:
+            return (f"elides {n} lines but only {hi - lo - 1} input lines lie between its "
+                    f"neighbours")
         return None
 
     def forced_into(self, first: int, last: int, latest: list[int | None]) -> int | None:

@@ -3,7 +3,9 @@
 Each language names, by tree-sitter node type, what the outline treats as a function (signature
 shown, body elided), a container (header shown, members outlined: classes, modules, impls,
 namespaces), a type body (struct/interface/enum: members shown in the full outline, elided in the
-signatures view), a transparent wrapper (``#ifdef`` blocks: walked as if their children were at the
+signatures view), a body-less declaration (a C prototype, a TypeScript or Rust signature: every
+row shown; ``signatures`` are always function declarations, other ``declarations`` only when they
+declare a function), a transparent wrapper (``#ifdef`` blocks: walked as if their children were at the
 enclosing level), imports, and comments. Grammar packages are imported only when a file of that
 language is outlined; node types a grammar version does not know are dropped at load time (a test
 checks that every configured type exists in the installed grammars).
@@ -20,15 +22,20 @@ _JS_FUNCS = ("function_declaration", "generator_function_declaration", "function
 _JS = dict(functions=_JS_FUNCS, containers=("class_declaration", "class"),
            bodies=("class_body", "statement_block"), imports=("import_statement",),
            comments=("comment",))
+_TS_SIGS = ("function_signature", "method_signature", "abstract_method_signature",
+            "call_signature", "construct_signature")
 _TS = dict(_JS, containers=("class_declaration", "class", "abstract_class_declaration",
-                            "internal_module", "module"),
-           types=("interface_declaration", "enum_declaration"),
+                            "internal_module", "module", "interface_declaration"),
+           declarations=_TS_SIGS, signatures=_TS_SIGS, types=("enum_declaration",),
            bodies=("class_body", "statement_block", "interface_body", "enum_body", "object_type"))
 _C = dict(functions=("function_definition",),
           types=("struct_specifier", "union_specifier", "enum_specifier"),
           containers=("linkage_specification",),
           bodies=("field_declaration_list", "enumerator_list", "declaration_list"),
-          transparent=_C_PREPROC, imports=("preproc_include",), comments=("comment",))
+          transparent=_C_PREPROC, imports=("preproc_include",), comments=("comment",),
+          declarations=("declaration", "field_declaration", "expression_statement",
+                        "macro_type_specifier"), signatures=("macro_type_specifier",),
+          preprocessor=True)
 
 SPECS: dict[str, tuple[str, str, dict]] = {
     "python": ("tree_sitter_python", "language", dict(
@@ -44,7 +51,8 @@ SPECS: dict[str, tuple[str, str, dict]] = {
         bodies=("field_declaration_list", "interface_type"),
         imports=("import_declaration", "package_clause"), comments=("comment",))),
     "rust": ("tree_sitter_rust", "language", dict(
-        functions=("function_item",),
+        functions=("function_item",), declarations=("function_signature_item",),
+        signatures=("function_signature_item",),
         containers=("impl_item", "trait_item", "mod_item", "foreign_mod_item"),
         types=("struct_item", "enum_item", "union_item"),
         bodies=("declaration_list", "field_declaration_list", "enum_variant_list"),
@@ -120,7 +128,7 @@ class Lang:
     """One loaded language: the tree-sitter ``Language`` and its node-type sets."""
 
     __slots__ = ("name", "language", "functions", "containers", "types", "bodies", "transparent",
-                 "imports", "comments", "docstrings")
+                 "imports", "comments", "docstrings", "declarations", "signatures", "preprocessor")
 
     def __init__(self, name: str, language, spec: dict) -> None:
         def known(key: str) -> frozenset:
@@ -132,6 +140,8 @@ class Lang:
         self.bodies, self.transparent = known("bodies"), known("transparent")
         self.imports, self.comments = known("imports"), known("comments")
         self.docstrings = bool(spec.get("docstrings"))
+        self.declarations, self.signatures = known("declarations"), known("signatures")
+        self.preprocessor = bool(spec.get("preprocessor"))
 
 
 _LOADED: dict[str, Lang] = {}

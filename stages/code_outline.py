@@ -22,6 +22,8 @@ _CLOSING = re.compile(r"^(?:[)\]}][)\]};,]*|\}\s*[\w\s,*]+;|end|fi|done|esac|#\s
 _CLOSERS = frozenset(("}", "end", "#endif", "};"))
 _DOC_TEXT = re.compile(r"[A-Za-z0-9]")
 _MAX_ERROR_SHARE = 0.1
+_DECL_ROWS = 24
+"""A declaration without a body up to this many rows is shown whole (longer: first and last row)."""
 
 
 def end_row(node) -> int:
@@ -61,12 +63,17 @@ class Outline:
         lang = self.lang
         if node.type == "ERROR":  # not understood: never hide what we could not parse
             self.mark(node.start_point[0], end_row(node))
+            self.names_within(node)
             return
         if node.type in lang.transparent:
             self.mark(node.start_point[0])
             self.walk(node.named_children, depth)
             if closed_by_token(node, node) and _CLOSING.match(self.lines[end_row(node)].strip()):
                 self.mark(end_row(node))
+            return
+        decl = self.declaration(node)
+        if decl is not None:
+            self.prototype(node, decl, doc)
             return
         core = self.core(node)
         if core is None:
@@ -83,6 +90,12 @@ class Outline:
             self.plain(node, depth, definition=True)
             return
         header = self.header_end(node, body)
+        if not member and any(c.type == "ERROR" for c in core.children):
+            # a "function" whose signature did not parse is the parser's guess (macros in a
+            # header): its "body" is walked like the statements around it, never elided whole
+            self.mark(node.start_point[0], header)
+            self.walk(body.named_children, depth)
+            return
         if self.level > NAMES:
             self.mark(node.start_point[0], header)
         else:
@@ -96,6 +109,29 @@ class Outline:
                     and _CLOSING.match(self.lines[last].strip()):
                 self.mark(last)
 
+    def prototype(self, node, decl, doc: list) -> None:
+        """A declaration without a body (a C prototype, a TypeScript signature): the API itself.
+
+        Every row of it is shown at the outline and signatures levels (parameter lists one per
+        row included), the row of its name at the names level."""
+        if self.level >= OUTLINE and doc:
+            self.doc_comment(doc)
+        first, last = node.start_point[0], end_row(node)
+        if decl.has_error:  # the parser's guess at macros it cannot expand: shown whole
+            self.mark(first, last)
+            self.names_within(decl)
+            return
+        name = def_name(decl)
+        row = name.start_point[0] if name is not None else first  # PNG_EXPORT(1, int, f, (...))
+        self.defs.append((row, (name or node).text.decode("utf-8", "replace")))
+        if self.level == NAMES:
+            self.mark(row)
+        elif last - first < _DECL_ROWS:
+            self.mark(first, last)
+        else:
+            self.mark(first)
+            self.mark(last)
+
     def plain(self, node, depth: int, definition: bool = False) -> None:
         """A statement that is not a definition with a body: import, field, one-liner, ...
 
@@ -108,7 +144,7 @@ class Outline:
             name = def_name(self.core(node) or node)
             self.mark(name.start_point[0] if name is not None else first)
         elif self.level >= OUTLINE or definition or (top and self.level > NAMES):
-            if node.type in self.lang.imports or last - first < (3 if definition else 1):
+            if node.type in self.lang.imports or last - first < (_DECL_ROWS if definition else 1):
                 self.mark(first, last)
                 return
             self.mark(first)
@@ -116,6 +152,24 @@ class Outline:
                 self.mark(last)
         if last > first:
             self.nested(node, depth + 1)
+
+    def names_within(self, node, limit: int = 20000) -> None:
+        """Record the names declared in ``node``, a part that did not parse (shown whole): every
+        identifier right before a parenthesised list, since the parser's pieces of a declaration
+        it did not understand are not reliably nested (``int f`` in one node, ``(int x);`` in the
+        next). They are the file's API like any other name."""
+        stack = [node]
+        while stack and limit > 0:
+            n, limit = stack.pop(), limit - 1
+            if n.type in ("identifier", "field_identifier", "type_identifier"):
+                nxt, up = n, 0
+                while nxt.next_sibling is None and nxt.parent is not None and up < 3:
+                    nxt, up = nxt.parent, up + 1
+                nxt = nxt.next_sibling
+                if nxt is not None and nxt.text[:1] == b"(":
+                    self.defs.append((n.start_point[0], n.text.decode("utf-8", "replace")))
+            elif n.type != "compound_statement":
+                stack.extend(n.children)
 
     def nested(self, node, depth: int, limit: int = 8) -> None:
         """Outline the outermost definitions inside ``node`` (not itself a definition)."""
@@ -127,6 +181,21 @@ class Outline:
                 self.nested(child, depth, limit - 1)
 
     # -- node helpers ----------------------------------------------------------------------------
+    def declaration(self, node):
+        """The body-less function declaration ``node`` is (``export``/``declare`` wrappers looked
+        through), or ``None``: a declaration node type of the language that declares a function
+        (a ``function_declarator`` in C, a parenthesised macro call such as ``PNG_EXPORT(...)``)."""
+        decls = self.lang.declarations
+        for _ in range(3):
+            if node.type in decls:
+                return node if node.type in self.lang.signatures or _declares_function(node) \
+                    else None
+            kids = node.named_children
+            if not kids or node.type in self.lang.containers or node.type in self.lang.types:
+                return None
+            node = kids[-1]
+        return None
+
     def core(self, node):
         """The definition or container ``node`` essentially is (``export``, decorators, ``x =``
         wrappers looked through), or ``None``."""
@@ -187,6 +256,23 @@ class Outline:
                 return
 
 
+def _declares_function(node, depth: int = 0) -> bool:
+    """True when a C-family declaration statement declares a function: a ``function_declarator``
+    outside any initializer, or (a macro-wrapped declaration) a parenthesised list in a statement
+    that is not an assignment."""
+    for child in node.named_children:
+        if child.type in ("function_declarator", "parameter_list") or (
+                child.type == "macro_type_specifier" and node.child_by_field_name("type") is not child):
+            return True  # the last: ``API(void *)\nf(int x);``, the name parsed as a macro type
+        if child.type in ("call_expression", "parenthesized_declarator") and depth <= 1:
+            return True
+        if depth < 4 and child.type not in ("initializer_list", "compound_literal_expression") \
+                and node.child_by_field_name("value") is not child \
+                and _declares_function(child, depth + 1):
+            return True
+    return False
+
+
 def closed_by_token(core, body) -> bool:
     """True when a block really ends with a closing token (``}``, ``end``, ``#endif``), unlike a
     Python class whose last row merely belongs to its last statement."""
@@ -216,8 +302,40 @@ def def_name(core):
     return node
 
 
+_LINKAGE_OPEN = re.compile(r'^\s*extern\s+"C(?:\+\+)?"\s*\{\s*(?://.*|/\*.*\*/)?$')
+_LONE_CLOSE = re.compile(r"^\s*\}\s*(?://.*|/\*.*\*/)?$")
+_PREPROC_IF = re.compile(r"^\s*#\s*if")
+
+
+def unwrap_linkage(text: str) -> str | None:
+    """``text`` with the braces that only C++ sees blanked out, or ``None`` if there are none.
+
+    Headers open ``extern "C" {`` under ``#ifdef __cplusplus`` and close it under another one at
+    the end (some after ``#if 0``): a parser that does not run the preprocessor sees a brace
+    closed in a different branch and fails on the whole file. Blanking those lines (spaces, so
+    every row and column stays put) leaves the declarations between them where they were.
+    """
+    lines, prev, changed = text.split("\n"), "", False
+    for i, line in enumerate(lines):
+        if _LINKAGE_OPEN.match(line) or (_LONE_CLOSE.match(line) and _PREPROC_IF.match(prev)):
+            lines[i], changed = " " * len(line), True
+        if line.strip():
+            prev = line
+    return "\n".join(lines) if changed else None
+
+
 def parse(lang, text: str):
-    """The syntax tree of ``text``, or ``None`` when too much of it failed to parse."""
+    """The syntax tree of ``text``, or ``None`` when too much of it failed to parse.
+
+    A C/C++ file that fails is parsed once more with its ``extern "C"`` braces blanked."""
+    tree = _parse(lang, text)
+    if tree is None and lang.preprocessor:
+        masked = unwrap_linkage(text)
+        tree = _parse(lang, masked) if masked is not None else None
+    return tree
+
+
+def _parse(lang, text: str):
     from tree_sitter import Parser
     tree = Parser(lang.language).parse(text.encode("utf-8", "surrogatepass"))
     root = tree.root_node

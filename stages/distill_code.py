@@ -4,7 +4,10 @@ Shown byte-exact: imports, every class/function/method signature row, the first 
 docstring or doc comment, members of classes and structs; every function body becomes one elision
 line with its exact range (format and rationale in ``elision.py``), and a last summary line names
 the command that reads an elided range. If the full outline is over the graph budget, the
-signatures-only view is tried, then one row per definition. Declines on: small files (below the size gate they pass whole, unless
+signatures-only view is tried, then one row per definition (the most detailed level that fits and
+saves wins); when even that is over the budget, its rows become critical lines, which the graph's
+trim keeps whatever else it cuts (and a file over the budget gets that outline even when it saves
+less than ``min_saving``: trimming the file itself would drop declarations). Declines on: small files (below the size gate they pass whole, unless
 ``thresher read --mode outline|signatures`` asked), an unknown language, a file that does not
 parse, a failing command (its errors are the answer), an already distilled view, or a view that
 would not save at least ``min_saving`` of the tokens.
@@ -12,7 +15,7 @@ would not save at least ``min_saving`` of the tokens.
 
 from __future__ import annotations
 
-from thresher.dataflow.tokens import estimate
+from thresher.dataflow.payload import CRITICAL
 
 from . import code_langs
 from .elision import elide, numbering, pristine, read_mode, target_file
@@ -60,14 +63,23 @@ def outline_view(payload, lang, asked: int | None, ctx, params):
         return None
     levels = [asked] if asked else [code_outline.OUTLINE, code_outline.SIGNATURES,
                                     code_outline.NAMES]
-    view = None
+    view = o = None
     for level in levels:
         o = code_outline.outline(lang, tree, body, level)
         if not o.defs:
             return None  # nothing defined here: an outline would only hide text
         view = elide(payload, o.shown, ctx.handle, first, what=f"{lang.name} outline")
-        if view is not None and _fits(view, ctx.budget):
-            break
-    if view is None or view.tokens() > payload.tokens() * (1 - params["min_saving"]):
-        return None
-    return view
+        if view is not None and _fits(view, ctx.budget) and _saves(view, payload, params):
+            return view
+    if view is None or view.tokens() >= payload.tokens() or (
+            not _saves(view, payload, params) and _fits(payload, ctx.budget)):
+        return None  # a file that fits passes whole rather than as an outline saving little
+    # Even one row per definition is over the budget (a header of hundreds of prototypes): those
+    # rows are the answer, so they become critical lines that the graph's trim keeps.
+    names = {row for row, _ in o.defs}
+    return view.evolve(tiers=tuple(CRITICAL if i in names else t
+                                   for i, t in enumerate(view.tiers)))
+
+
+def _saves(view, payload, params) -> bool:
+    return view.tokens() <= payload.tokens() * (1 - params["min_saving"])

@@ -3,17 +3,11 @@
 The code outline, markdown/HTML outlines and prose extraction all decide *which source rows to
 show*; this module turns that decision into a view, the same way for all of them.
 
-Elision line format, and why: ``{indent}[thresher: lines 164-190 elided, 27 lines]`` (``line 7
-elided, 1 line`` for one line).
-- It starts with ``[thresher: `` like every other marker of the engine (footer, clip suffix), so an
-  agent learns one family of annotations, and it can never be valid code: ``[name: words ...]`` is a
-  syntax error in every language we outline, unlike ``{ … }`` (a block in C-like languages) or
-  ``...`` (Python's Ellipsis), which agents were seen to copy back into edits.
-- It names the exact 1-based, inclusive range, so the line number of every shown line can be
-  recovered by counting from the nearest elision, and the follow-up read is unambiguous.
-- It is indented like the first line it stands for, so the nesting of the outline stays visible.
-- It is not shaped like the footer (``N of M lines omitted · thresher expand H``): Route still
-  writes the one footer, counting every elided line as omitted.
+Each gap becomes one elision line, ``{indent}…A-B`` for source lines A..B (format and rationale in
+``thresher.dataflow.markers``, the one place that writes and parses it), indented like the first line
+it stands for so the nesting stays visible. Route still writes the one footer, counting every
+elided line as omitted; a last declared summary line spells the notation out and names the command
+that reads the largest gap.
 A gap is shown instead of elided when the elision line would cost at least as many tokens, and a
 gap of blank lines only is always shown (cheaper than any marker).
 """
@@ -23,17 +17,9 @@ from __future__ import annotations
 import re
 import shlex
 
+from thresher.dataflow.markers import elision
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.tokens import estimate
-
-ELISION_RE = re.compile(r"^(\s*)\[thresher: (?:lines (\d+)-(\d+)|line (\d+)) elided, (\d+) lines?\]$")
-
-
-def elision_line(indent: str, a: int, b: int) -> str:
-    """The elision line for file lines ``a``..``b`` (1-based, inclusive)."""
-    if a == b:
-        return f"{indent}[thresher: line {a} elided, 1 line]"
-    return f"{indent}[thresher: lines {a}-{b} elided, {b - a + 1} lines]"
 
 _NUMBERED = re.compile(r"^ *(\d+)\t")
 _FLAG_WITH_VALUE = {"--lines", "--bytes", "--mode", "--query", "--role", "--class"}
@@ -152,7 +138,7 @@ def elide(payload, shown: list[bool], handle: str, first_number: int = 1, *, wha
             shown[a:b] = [True] * (b - a)
             continue
         indent = src[content[0]][:len(src[content[0]]) - len(src[content[0]].lstrip())]
-        mark = elision_line(indent, a + first_number, b - 1 + first_number)
+        mark = elision(indent, a + first_number, b - 1 + first_number)
         # k non-blank lines cost at least 2k-1 tokens (each has a token, each line break inside a
         # whitespace run one more): only a gap that might be cheaper than its marker is estimated
         cost = estimate(mark)
@@ -176,7 +162,7 @@ def elide(payload, shown: list[bool], handle: str, first_number: int = 1, *, wha
     a, (b, _) = max(entries.items(), key=lambda kv: (kv[1][0] - kv[0], -kv[0]))
     cmd = follow_up(payload.command, handle, a + first_number, b - 1 + first_number)
     elided = sum(end - start for start, (end, _) in entries.items())
-    view.append(f"[thresher: {what} of {len(src)} lines, {elided} elided · "
-                f"read a range with: {cmd}]")
+    view.append(f"[thresher: {what} of {len(src)} lines, {elided} elided, each \u2026A-B standing "
+                f"for lines A-B · read a range with: {cmd}]")
     origin.append(SYNTHETIC)
     return payload.with_view(view, origin)

@@ -10,7 +10,7 @@ from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.stages import distill_html, distill_markdown, distill_prose, markdown_doc, prose
-from thresher.stages.elision import ELISION_RE
+from thresher.dataflow.markers import elided
 
 from .conftest import fixture_case
 
@@ -29,7 +29,7 @@ def payload(text: str, command: str, exit_code: int = 0):
 
 def elided_total(view) -> int:
     """Source lines stated by the elision lines of ``view``."""
-    return sum(int(m.group(5)) for m in map(ELISION_RE.match, view.lines) if m)
+    return sum(b - a + 1 for a, b in filter(None, map(elided, view.lines)))
 
 
 def test_headings_skip_fenced_code_and_read_setext():

@@ -10,7 +10,7 @@ minute. Each mutated output goes through :func:`thresher.dataflow.compress` and 
   ``failed`` trace record whose reason names the exception; time-budget overruns are load, not bugs);
 - never larger (INV-2, estimated tokens; masked secrets exempt);
 - no fabrication (INV-3): every output line is an input line (as Read cleans it, maybe clipped), the
-  footer, a marker line of the engine's grammar (:data:`MARKER_LINE`, indented elision markers
+  footer, a marker line of the engine's grammar (:data:`MARKER_LINE`, indented elision lines
   included) whose counts check out, or a shipped filter's declared message or rewrite;
 - one footer with kept + omitted == total, expandable byte-exact (INV-4/INV-7);
 - for a failing command, every error line of the input is in the output byte-exact (INV-6);
@@ -48,7 +48,8 @@ MAX_BYTES = 120_000
 """Larger cases are left out of the sample (the engine's speed on them is the benchmarks' job)."""
 
 MARKER_LINE = re.compile(
-    r"^\s*\[thresher: .*\]$"                              # whole-line markers, indented elisions too
+    r"^\s*\[thresher: .*\]$"                              # whole-line markers
+    r"|^\s*\u2026\d+-\d+$"                                 # an elision line (markers.ELISION_RE)
     r"|^(?:export\s+)?[A-Za-z_]\w*=\[thresher: value (?:masked|not shown), [^\]]*\]$"  # env value
     r"|^\s*\"[^\"\n]*\": \"\[thresher: value masked, [^\]]*\]\",?$"  # a masked JSON value
     r"|^[<>*]? ?[\w-]+: \[thresher: value masked, [^\]]*\]$"  # a masked HTTP header

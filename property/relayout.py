@@ -1,7 +1,8 @@
 """The INV-3 check for stages that re-lay out a JSON document instead of selecting its lines.
 
 The lossless tier's JSON forms and crush-json write lines that are no input line (a compact member,
-a table row). Such a line is no fabrication when every value it shows is an input lexeme: each
+a table row); the git blame distiller writes a row that continues its commit's run as ``N) code``,
+which must be the exact tail of an input blame row (a hash at its start, a blank before ``N)``). Such a line is no fabrication when every value it shows is an input lexeme: each
 JSON string (or the verbatim prefix of one cut with ``…" (+N chars)``) and each number occurs in
 the input text, and everything else on the line is JSON punctuation, ``true``/``false``/``null``,
 or the stage's own counted elisions (``{…12 keys}``, ``[…3 items]``). The oracle asks this only of
@@ -12,8 +13,11 @@ from __future__ import annotations
 
 import re
 
-RELAYOUT_IMPLS = frozenset({"thresher.stages.crush_json:run", "thresher.stages.lossless:run"})
+JSON_IMPLS = frozenset({"thresher.stages.crush_json:run", "thresher.stages.lossless:run"})
 """Stages whose synthetic lines may re-lay out JSON values."""
+BLAME_IMPLS = frozenset({"thresher.stages.distill_git_blame:run"})
+"""Stages whose synthetic lines may show a git blame row without its commit prefix (``N) code``)."""
+RELAYOUT_IMPLS = JSON_IMPLS | BLAME_IMPLS
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _CUT = re.compile(r'…" \(\+\d+ chars\)')
@@ -22,9 +26,35 @@ _COUNTS = re.compile(r"…\d+ (?:keys|items)|\(\+\d+ chars\)")
 _REST = re.compile(r"^(?:[\s{}\[\],:]|true|false|null)*$")
 
 
+_BLAME_TAIL = re.compile(r"^\d+\)(?: |$)")
+_HASH_HEAD = re.compile(r"\^?[0-9a-f]{7,}\b")  # matched at a line start: no ^
+
+
 def relays_out(plan: dict) -> bool:
-    """True when ``plan`` has a stage that may re-lay out JSON."""
+    """True when ``plan`` has a stage that may re-lay out its input."""
     return any(n["impl"] in RELAYOUT_IMPLS for n in plan["nodes"].values())
+
+
+def relaid_from_input(line: str, text: str, plan: dict) -> bool:
+    """True when ``line`` is a re-layout that one of ``plan``'s stages may write, of ``text``."""
+    impls = {n["impl"] for n in plan["nodes"].values()}
+    return bool(impls & JSON_IMPLS) and values_from_input(line, text) or \
+        bool(impls & BLAME_IMPLS) and blame_tail_from_input(line, text)
+
+
+def blame_tail_from_input(line: str, text: str) -> bool:
+    """True when ``line`` (``N) code``) ends an input line that starts with a commit hash and has
+    a blank before ``N)``."""
+    if not _BLAME_TAIL.match(line):
+        return False
+    text, needle = "\n" + text + "\n", line + "\n"
+    at = text.find(needle)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        if text[at - 1] in " \t(" and _HASH_HEAD.match(text, start):
+            return True
+        at = text.find(needle, at + 1)
+    return False
 
 
 def values_from_input(line: str, text: str) -> bool:

@@ -25,6 +25,7 @@ LAYOUT = ("[thresher: git blame with each commit's hash, author and date said on
           "\"N) code\" is line N, of the commit of the nearest whole row above]")
 
 BLAME_RE = re.compile(r"^\^?[0-9a-f]{7,64}(?: \S+)*?\s+(?:\((?P<meta>.*?)\s+)?(?P<n>\d+)\) ?(?P<code>.*)$")
+TAIL_RE = re.compile(r"\d+\)(?: |$)")  # `N) code`; `git blame -c` writes `N)code`: kept whole
 WHEN_RE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}|\b\d{9,11} [+-]\d{4}")
 
 
@@ -58,7 +59,8 @@ def compact(view, rows):
     lines, origin, prev = [LAYOUT], [SYNTHETIC], None
     for line, o in zip(view.lines, view.origin):
         if o >= 0 and prev == o - 1 and not DEF_RE.match(rows[o][2]) \
-                and src[o][:rows[o][3]] == src[prev][:rows[prev][3]]:
+                and src[o][:rows[o][3]] == src[prev][:rows[prev][3]] \
+                and TAIL_RE.match(src[o], rows[o][3]):
             line, o_shown = src[o][rows[o][3]:], SYNTHETIC
         else:
             o_shown = o

@@ -104,6 +104,9 @@ class _Parser(HTMLParser):
                     self._md("[")
             if tag == "pre":
                 self.in_pre += 1
+                row = self._row()  # the blanks that opening tags left before it are no code
+                if 0 <= row < len(self.doc.md) and not self.doc.md[row].strip():
+                    self.doc.md[row] = ""
         if tag not in _VOID:
             self.stack.append((tag, hides and tag != "title"))
 

@@ -25,7 +25,7 @@ LAYOUT = ("[thresher: git blame with each commit's hash, author and date said on
           "\"N) code\" is line N, of the commit of the nearest whole row above]")
 
 BLAME_RE = re.compile(r"^\^?[0-9a-f]{7,64}(?: \S+)*?\s+(?:\((?P<meta>.*?)\s+)?(?P<n>\d+)\) ?(?P<code>.*)$")
-TAIL_RE = re.compile(r"\d+\)(?: |$)")  # `N) code`; `git blame -c` writes `N)code`: kept whole
+TAIL_RE = re.compile(r"(?<!\d)\d+\)(?: |$)")  # `N) code`; `git blame -c` writes `N)code`: kept whole
 WHEN_RE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}|\b\d{9,11} [+-]\d{4}")
 
 

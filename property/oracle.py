@@ -21,7 +21,7 @@ from thresher.dataflow.escapes import SGR_RE
 from thresher.dataflow.markers import CLIP_RE, FOOTER_RE, clip, elided, is_clip_of
 from thresher.stages.text import ANSI_RE, ERROR_RE, skeleton
 
-from .relayout import relays_out, values_from_input
+from .relayout import relaid_from_input, relays_out
 
 MARKER_RE = re.compile(r"\[thresher: [^\]]*\]")
 """Any marker of the engine's syntax inside a line: a declared summary when no input line is it."""
@@ -127,8 +127,8 @@ class Reading:
         limits = [p["max_line_chars"] for p in params]
         self.views = [{clip(f, lim) for f in forms for lim in limits} | forms for forms in self.forms]
         self.passthrough = output == raw
-        # stages that re-lay out JSON write lines whose values must each be input lexemes
-        self.relayout = relays_out(plan)
+        # stages that re-lay out JSON (blame rows) write lines whose values (tails) come from the input
+        self.relayout, self.plan = relays_out(plan), plan
         self.text = raw.decode("utf-8", "replace") if self.relayout else ""
         self.lines: list[str] = []
         self.footers: list[int] = []      # output indices of footers naming this payload's handle
@@ -161,7 +161,7 @@ class Reading:
                 if k is not None:
                     self.ambiguous.add(i)
                 continue
-            if k is None and self.relayout and values_from_input(line, self.text):
+            if k is None and self.relayout and relaid_from_input(line, self.text, self.plan):
                 self.summaries.append(i)
                 self.match.append(None)
                 continue

@@ -1,16 +1,20 @@
-"""html-outline: a long HTML page becomes its headings, anchors and most salient text rows.
+"""html-outline: a long HTML page becomes its headings, anchors and most salient text, as markdown.
 
-Rows are chosen, never rewritten: every heading row and every row opening an element with an
-``id`` (the page's own anchors: an API reference has one per entry) stay byte-exact, then the token
-budget is filled with the rows whose visible text scores best (``prose.py`` over the
-markdown-like text of each row: tags stripped, script/style/head/nav dropped). Everything else is
-elided with exact ranges. ``thresher read page.html --mode section:NAME`` slices the section under
-the heading NAME. Declines on short pages, input that does not look like HTML, failures and
-already distilled views.
+Rows are chosen, then shown as markdown: every heading row, every definition term (``<dt>``: the
+entries of a Sphinx API page, structure like headings) and every row opening an element with an
+``id`` (the page's own anchors) stay, then the token budget is filled with the rows whose visible
+text scores best (``prose.py``; script/style/head/nav dropped). A chosen row is shown as its
+markdown (``html_doc.Doc.md_row``: ``#`` headings, backticked code, ``[text](href)`` links, ``- ``
+items, ``<a id="..."></a>`` anchors, entities as written; every word and href of it is in the
+input), so the markup of the rows kept is not paid for; a row of markup only is not shown.
+Everything else is elided with exact source row ranges. ``thresher read page.html --mode
+section:NAME`` slices the section under the heading (or term) NAME. Declines on short pages, input
+that does not look like HTML, failures and already distilled views.
 """
 
 from __future__ import annotations
 
+from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.tokens import estimate
 
 from . import html_doc, markdown_doc, prose
@@ -26,7 +30,25 @@ def section_view(payload, doc, name: str, ctx):
         return None
     a, b = html_doc.section_rows(doc, len(payload.source), k)
     shown = [a <= r < b for r in range(len(payload.source))]
-    return elide(payload, shown, ctx.handle, what=f"section {hs[k].title!r}")
+    return as_markdown(doc, elide(payload, shown, ctx.handle, what=f"section {hs[k].title!r}"))
+
+
+def as_markdown(doc, view):
+    """``view`` with each shown source row replaced by its markdown form (a declared re-layout
+    when it differs, dropped when the row is markup only); ``None`` stays ``None``."""
+    if view is None:
+        return None
+    lines, origin = [], []
+    for line, o in zip(view.lines, view.origin):
+        if o >= 0:
+            md = doc.md_row(o)
+            if not md:
+                continue
+            if md != line:
+                line, o = md, SYNTHETIC
+        lines.append(line)
+        origin.append(o)
+    return view.with_view(lines, origin)
 
 
 def anchor_rows(doc, shown: list[bool], max_lines: int, signatures: bool) -> list[bool]:
@@ -78,7 +100,7 @@ def run(payload, params, ctx):
         shown = anchor_rows(doc, heads, max_lines, signatures)
         if mode != "outline":
             shown = fill(payload, doc, shown, full, params, ctx, max_lines)
-        view = elide(payload, shown, ctx.handle, what="html outline")
+        view = as_markdown(doc, elide(payload, shown, ctx.handle, what="html outline"))
         if view is None or _fits(view, ctx.budget):
             break
     if view is None or view.tokens() > full * (1 - params["min_saving"]):
@@ -91,10 +113,10 @@ def fill(payload, doc, shown: list[bool], full: int, params, ctx, max_lines: int
     texts = {r: t for r, t in enumerate(doc.text) if t.strip() and not shown[r]}
     leads = {r + 1 for r, _, _ in doc.headings} | {r + 1 for r, _ in doc.anchors}
     query = query_words(payload.command) + [w for _, _, t in doc.headings for w in prose.words(t)]
-    base = elide(payload, shown, ctx.handle, what="html outline")
+    base = as_markdown(doc, elide(payload, shown, ctx.handle, what="html outline"))
     used = estimate(base.text()) if base is not None else full
     budget = min(int(full * params["keep_share"]), int(ctx.budget["max_tokens"] * 0.85) - used)
     seen = tuple(doc.text[r] for r in range(len(shown)) if shown[r])
-    raw = {r: payload.source[r] for r in texts}
+    raw = {r: doc.md_row(r) for r in texts}  # what the view will show for the row
     return prose.choose(prose.score(texts, query, leads), texts, max(budget, 0), shown, max_lines,
                         seen, raw)

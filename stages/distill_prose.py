@@ -1,7 +1,8 @@
 """prose: the residual for documents no typed transform recognised (text files, manual pages).
 
 Keeps byte-exact: heading lines (markdown headings, or the column-0 section titles of a manual page
-whose body is indented), definition terms (option lines such as ``  -t     sort by time``), then
+whose body is indented), definition terms (option lines such as ``  -t     sort by time``; with
+``every_term`` all of them whatever the line budget, else while they fit), then
 the best remaining lines by prose scoring (``prose.py``: BM25 against the command's words and the
 headings, position, salience, near-duplicates skipped) within ``keep_share`` of the tokens and the
 budget. Everything else is elided with exact ranges. Whole lines are chosen, so code, URLs, paths,
@@ -23,7 +24,16 @@ from .elision import elide, pristine, read_mode
 # A sentence starts where a word starts (the lookbehind): tried from every letter of a long word,
 # `[a-z']+` rescanned the rest of it (quadratic: seconds on one 8,000-letter line).
 _SENTENCE = re.compile(r"(?<![A-Za-z'])[A-Za-z][a-z']+(?:[ ,;:]+[A-Za-z(][\w'()-]*){3,}")
-_TERM = re.compile(r"^\s{1,12}(?:-{1,2}[\w?@][\w-]*|[A-Z][A-Z0-9_]{2,})(?:[ ,=\[]|$)")
+# A definition term: an option (`-a, --all`, `--block-size=SIZE`, `-#`, `-?`, `-:`, `--http1.1`,
+# `+N`; flush left too, as `python3 --help` prints them), one made only of punctuation (`--` and
+# `-` alone, followed by a column gap, a comma or nothing: a `- item` list line is not one), or an
+# indented environment-variable name. `[ \t]`, not `\s`: a term never spans lines.
+OPTION = (r"^[ \t]{0,12}(?:--?|\+)(?:[\w?@#:!%^*./~][^\s,=\[]*(?:[ ,=\[]|$)|(?:,|[ \t]{2,}|$))"
+          # nested deeper (a shell builtin's options under its entry): the option alone, with one
+          # argument word, or before a column gap -- not a description line that starts with one
+          r"|^[ \t]{13,16}--?[\w?@#][\w-]*(?:[ \t]{2,}\S| [\w<>\[\]=.-]+$|$)")
+"""An option line (graphs/man.default.yaml marks these critical with the same pattern)."""
+TERM_RE = re.compile(OPTION + r"|^[ \t]{1,12}[A-Z][A-Z0-9_]{2,}(?:[ ,=\[]|$)")
 
 
 def looks_like_prose(lines, share: float) -> bool:
@@ -61,8 +71,8 @@ def run(payload, params, ctx):
     shown = [r in heads for r in range(len(lines))]
     if params["terms"]:
         count = sum(shown)
-        for r, line in enumerate(lines):  # definition terms, while they fit
-            if _TERM.match(line) and 2 * count + 2 <= max_lines:
+        for r, line in enumerate(lines):  # definition terms: all of them, or while they fit
+            if TERM_RE.match(line) and (params["every_term"] or 2 * count + 2 <= max_lines):
                 shown[r] = True
                 count += 1
     texts = {r: line for r, line in enumerate(lines) if line.strip() and not shown[r]}

@@ -12,6 +12,7 @@ each row (tags stripped, entities decoded), which is what prose scoring reads.
 from __future__ import annotations
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 _HIDDEN = frozenset(("script", "style", "head", "nav", "template", "svg", "noscript"))
@@ -21,21 +22,46 @@ _NAV_ATTR = re.compile(r"(?i)\b(?:nav|navbar|navigation|sidebar|menu|toc)\b")
 _HEADING = re.compile(r"^h([1-6])$")
 
 
+_CODE = frozenset(("code", "tt", "kbd", "samp"))
+_FRAME = frozenset(("html", "body", "main", "article"))
+_ANCHORS_FIRST = re.compile(r'^((?:<a id="[^"]*"></a> )+)(#{1,6} )')
+
+
 class Doc:
-    """What the parser learnt: per-row visible text, headings and anchors."""
+    """What the parser learnt: per-row visible text, its markdown form, headings and anchors."""
 
     def __init__(self, n: int) -> None:
         self.text = [""] * n
-        self.headings: list[tuple[int, int, str]] = []   # (row, level, text)
+        self.md = [""] * n                                # the row as markdown (entities kept)
+        self.pre = [False] * n                            # rows inside <pre>: spacing is content
+        self.headings: list[tuple[int, int, str]] = []   # (row, level, text); <dt> terms too
         self.anchors: list[tuple[int, str]] = []         # (row, id)
+
+    def md_row(self, row: int) -> str:
+        """Row ``row`` as markdown: headings and definition terms as ``#`` headings, inline code
+        in backticks, links as ``[text](href)``, list items as ``- ``, anchors as
+        ``<a id="..."></a>``, entities as written; ``""`` for a row of markup only."""
+        md = self.md[row]
+        if self.pre[row]:
+            return md.rstrip()
+        # `<section id="api"><h2>API`: the heading marker first, its anchors after it
+        return _ANCHORS_FIRST.sub(r"\2\1", " ".join(md.split()), 1)
 
 
 class _Parser(HTMLParser):
     def __init__(self, doc: Doc) -> None:
-        super().__init__(convert_charrefs=True)
+        super().__init__(convert_charrefs=False)  # entities reach handle_*ref: kept as written in md
         self.doc = doc
         self.stack: list[tuple[str, bool]] = []  # (tag, hides its content)
-        self.heading: list | None = None          # [row, level, text parts]
+        self.heading: list | None = None          # [row, level, text parts, closing tag]
+        self.level = 0                            # level of the last heading (a <dt> nests below)
+        self.links: list[str] = []                # hrefs of the open <a> elements ("" = none)
+        self.in_pre = 0
+
+    def _md(self, part: str) -> None:
+        row = self._row()
+        if 0 <= row < len(self.doc.md):
+            self.doc.md[row] += part
 
     def _row(self) -> int:
         return self.getpos()[0] - 1
@@ -45,37 +71,87 @@ class _Parser(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        hides = tag in _HIDDEN or a.get("role") == "navigation" or bool(
-            _NAV_ATTR.search(f"{a.get('id') or ''} {a.get('class') or ''}"))
-        if not self._hidden():
-            if a.get("id") and not hides and tag not in ("input", "img", "meta", "link"):
-                self.doc.anchors.append((self._row(), a["id"] or ""))
+        cls = a.get("class") or ""
+        # a page's own frame (`<body class="sidebar-visible">`, mdBook) is never navigation
+        hides = tag in _HIDDEN or a.get("role") == "navigation" or (
+            tag not in _FRAME and bool(_NAV_ATTR.search(f"{a.get('id') or ''} {cls}"))) \
+            or "headerlink" in cls.split()
+        if not self._hidden() and not hides:
             m = _HEADING.match(tag)
-            if m:
-                self.heading = [self._row(), int(m.group(1)), []]
+            if m or (tag == "dt" and self.heading is None):
+                level = int(m.group(1)) if m else min(self.level + 1, 6)
+                if m:
+                    self.level = level
+                self.heading = [self._row(), level, [], tag]
+                self._md(" " + "#" * level + " ")
+            if a.get("id") and tag not in ("input", "img", "meta", "link"):
+                self.doc.anchors.append((self._row(), a["id"] or ""))
+                self._md(f' <a id="{a["id"]}"></a> ')
+            if m or tag == "dt":
+                pass
+            elif tag in _CODE and not self.in_pre:
+                self._md("`")
+            elif tag == "li":
+                self._md(" - ")
+            elif tag in ("p", "div", "tr", "br", "dd"):
+                self._md(" ")
+            elif tag in ("td", "th"):
+                self._md(" | ")
+            if tag == "a":
+                href = a.get("href") or ""
+                self.links.append("" if href.startswith(("javascript:", "#")) else href)
+                if self.links[-1]:
+                    self._md("[")
+            if tag == "pre":
+                self.in_pre += 1
+                row = self._row()  # the blanks that opening tags left before it are no code
+                if 0 <= row < len(self.doc.md) and not self.doc.md[row].strip():
+                    self.doc.md[row] = ""
         if tag not in _VOID:
             self.stack.append((tag, hides and tag != "title"))
 
     def handle_endtag(self, tag):
+        visible = not self._hidden()
         for k in range(len(self.stack) - 1, -1, -1):
             if self.stack[k][0] == tag:
                 del self.stack[k:]
                 break
-        if self.heading is not None and _HEADING.match(tag):
-            row, level, parts = self.heading
+        if visible:
+            if tag in _CODE and not self.in_pre:
+                self._md("`")
+            elif tag == "a" and self.links:
+                href = self.links.pop()
+                if href:
+                    self._md(f"]({href})")
+            elif tag == "pre" and self.in_pre:
+                self.in_pre -= 1
+        if self.heading is not None and tag == self.heading[3]:
+            row, level, parts, _ = self.heading
             self.doc.headings.append((row, level, " ".join("".join(parts).split())))
             self.heading = None
 
+    def handle_entityref(self, name):
+        self._text(unescape(f"&{name};"), f"&{name};")
+
+    def handle_charref(self, name):
+        self._text(unescape(f"&#{name};"), f"&#{name};")
+
     def handle_data(self, data):
+        self._text(data, data)
+
+    def _text(self, data: str, md: str) -> None:
         visible = not self._hidden() or (self.stack and self.stack[-1][0] == "title")
         if not visible:
             return
         if self.heading is not None:
             self.heading[2].append(data)
         row = self._row()
-        for k, part in enumerate(data.split("\n")):
-            if part.strip() and 0 <= row + k < len(self.doc.text):
-                self.doc.text[row + k] += part
+        for k, (part, mpart) in enumerate(zip(data.split("\n"), md.split("\n"))):
+            if 0 <= row + k < len(self.doc.text):
+                if part.strip():
+                    self.doc.text[row + k] += part
+                self.doc.md[row + k] += mpart
+                self.doc.pre[row + k] = self.doc.pre[row + k] or bool(self.in_pre)
 
 
 def parse(lines) -> Doc | None:

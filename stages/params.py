@@ -157,6 +157,8 @@ class ProseParams(_Params):
     min_tokens: int = Field(2500, ge=0, description="documents under this many tokens (and under min_lines) pass whole")
     min_prose: float = Field(0.4, ge=0, le=1, description="decline unless this share of non-blank lines read as sentences")
     terms: bool = Field(True, description="keep definition-term lines (option lists of manual pages)")
+    every_term: bool = Field(False, description="keep every definition-term line whatever the line "
+                             "budget (manual pages, --help: each option line is the answer)")
     keep_share: float = Field(0.3, gt=0, le=1, description="share of the document's tokens filled with the best lines")
     min_saving: float = Field(0.2, ge=0, lt=1, description="decline unless the view saves this share of tokens")
 

@@ -56,7 +56,8 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "headers; drop whole hunk bodies, message bodies and stat rows (counted)",
            ports=("out", "done"), emits_summaries=True),
     _entry("distill-git-blame", "distill", "distill_git_blame", "DistillGitBlameParams",
-           "git blame: over budget keep definition lines and the most recent changes (counted)",
+           "git blame: the commit prefix once per run of rows (the rest as their `N) code`); over "
+           "budget keep definition lines and the most recent changes (counted)",
            ports=("out", "done"), emits_summaries=True),
     _entry("distill-search", "distill", "distill_search", "DistillSearchParams",
            "grep/rg/git grep: over budget drop context, then water-fill matches across files "
@@ -95,8 +96,9 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "replaced by NAME=[thresher: value masked, N chars] summary lines", accepts=("env",),
            emits_summaries=True),
     _entry("html-outline", "distill", "distill_html", "HtmlOutlineParams",
-           "long HTML page: heading and anchor rows, the best visible-text rows (script, style, "
-           "nav dropped), the rest elided with exact counts; sections by name", emits_summaries=True),
+           "long HTML page: heading, <dt> and anchor rows, the best visible-text rows (script, "
+           "style, nav dropped), shown as markdown, the rest elided with exact counts; sections "
+           "by name", emits_summaries=True),
     _entry("mask-json", "distill", "secrets", "MaskJsonParams",
            "JSON: string values under credential keys (password, secret, token, apiKey...) or "
            "shaped like credentials replaced in their line by \"[thresher: value masked, N chars]\"; "

@@ -9,8 +9,9 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.stages import distill_html, distill_markdown, distill_prose, markdown_doc, prose
-from thresher.dataflow.markers import elided
+from thresher.dataflow.markers import ELISION_RE, elided
+from thresher.stages import (distill_html, distill_markdown, distill_prose, html_doc,
+                             markdown_doc, prose)
 
 from .conftest import fixture_case
 
@@ -86,7 +87,13 @@ def test_html_outline_keeps_anchors_drops_scripts_and_slices_sections():
     text = "\n".join(view.lines)
     assert all(fact in text for fact in case["must_keep"])
     assert "<script" not in text and "<style" not in text and "<meta" not in text
-    assert sum(1 for o in view.origin if o >= 0) + elided_total(view) == len(p.source)
+    # every row is elided (exact ranges) or shown as its markdown; rows of markup only vanish
+    doc = html_doc.parse(p.source)
+    covered = {r - 1 for m in map(ELISION_RE.match, view.lines) if m
+               for r in range(int(m[2] or m[4]), int(m[3] or m[4]) + 1)}
+    assert len(covered) == elided_total(view)
+    body = [line for line in view.lines[:-1] if not ELISION_RE.match(line)]
+    assert body == [doc.md_row(r) for r in range(len(p.source)) if r not in covered and doc.md_row(r)]
     cmd = "thresher read python-policy.html --mode section:Packaged"
     section = distill_html.run(payload(case["stdout"], cmd), HTML, ctx(800, 10000))
     assert section is not None and "[thresher: section " in section.lines[-1]

@@ -9,6 +9,7 @@ import pytest
 from thresher.stages import distill_git_blame, distill_git_status
 
 from .conftest import fixture_case
+from .distill_blame_util import expand_blame
 from .distill_util import graph, kept_and_summaries, output_lines, stage
 
 
@@ -60,10 +61,12 @@ def test_blame_keeps_definitions_and_counts_the_rest():
     res, case = graph("git.default", "git-blame-sessions")
     out = output_lines(res)
     src = case["stdout"].splitlines()
-    m = re.match(r"^\[thresher: (\d+) of (\d+) blame lines not shown", out[0])
-    assert m and int(m[2]) == len(src) and int(m[1]) == len(src) - (len(out) - 1)
-    assert all(s in src for s in out[1:])
-    assert [s for s in src if s in set(out)] == out[1:]  # file order
+    assert out[0] == distill_git_blame.LAYOUT
+    m = re.match(r"^\[thresher: (\d+) of (\d+) blame lines not shown", out[1])
+    rows = expand_blame(out[2:], src)
+    assert m and int(m[2]) == len(src) and int(m[1]) == len(src) - len(rows)
+    assert [s for s in src if s in set(rows)] == rows  # file order
+    out = rows
     defs = [s for s in src if re.search(r"\) +(?:def|class) ", s)]
     assert defs and all(s in out for s in defs)
     for fact in case["must_keep"]:

@@ -1,0 +1,73 @@
+"""Manual pages and --help (issue 16, mechanism 9): every option keeps its line.
+
+Fixtures are real outputs captured by benchmarks/capture_manhelp.py (man -P cat tar/ssh/xargs/
+python3; tar/curl/node/wget/python3 --help); their must_keep facts are every option line, picked by
+a rule independent of the prose stage.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from thresher.dataflow.api import compress
+from thresher.dataflow.tokens import estimate
+from thresher.stages.distill_prose import OPTION, TERM_RE
+
+from .conftest import FIXTURES, fixture_case, seen_by_agent
+
+CASES = ("man-own-tar", "man-own-ssh", "man-own-xargs", "man-own-python3", "help-own-tar",
+         "help-own-curl", "help-own-node", "help-own-wget", "help-own-python3")
+
+
+@pytest.mark.parametrize("cid", CASES)
+def test_every_option_line_is_kept(cid):
+    case = fixture_case(cid)
+    seen = seen_by_agent(case)
+    lines = set(seen.split("\n"))
+    missing = [f for f in case["must_keep"] if f not in seen]
+    assert not missing, missing[:5]
+    assert estimate(seen) <= estimate(case["stdout"] + case["stderr"])
+    # the option lines themselves are shown whole (not only as substrings of something else)
+    opts = [s for s in case["stdout"].split("\n") if re.match(OPTION, s)]
+    assert opts and all(s in lines for s in opts)
+
+
+@pytest.mark.parametrize("cid", ("man-own-tar", "man-own-ssh", "help-own-node"))
+def test_long_pages_shrink_with_every_option(cid):
+    case = fixture_case(cid)
+    res = compress(case["stdout"], command=case["command"], exit_code=0, trace=True)
+    assert res.graph_id == "man.default"
+    assert res.emission.decision == "compressed"
+    assert estimate(res.text) < 0.8 * estimate(case["stdout"])
+
+
+def test_options_made_only_of_punctuation_are_kept():
+    case = fixture_case("help-own-node")
+    punct = [s for s in case["stdout"].split("\n") if re.match(r"^\s*--?\s{2,}\S", s)]
+    assert len(punct) == 2  # `-` (script from stdin) and `--` (end of node options)
+    out = compress(case["stdout"], command=case["command"], exit_code=0).text.split("\n")
+    assert all(s in out for s in punct)
+    for s in ("  -#, --progress-bar", "  -?, --help", "-B     : don't write", "  +N  x", "  --",
+              "  -", "       -:, --next"):
+        assert TERM_RE.match(s), s
+    for s in ("- a list item", "---", "-- a dash-led sentence", "   and -a too"):
+        assert not TERM_RE.match(s), s
+
+
+def test_man_graph_marks_the_same_option_shape_critical():
+    with open(f"{FIXTURES}/../../graphs/man.default.yaml", encoding="utf-8") as fh:
+        graph = yaml.safe_load(fh)
+    assert graph["nodes"]["score"]["params"]["critical"][0] == OPTION
+    assert graph["nodes"]["prose"]["params"]["every_term"] is True
+
+
+@pytest.mark.parametrize("cmd,graph", [
+    ("tar --help", "man.default"), ("curl --help all", "man.default"),
+    ("python3 --help-all", "man.default"), ("git help -a", "man.default"),
+    ("go help build", "man.default"), ("tar --help | grep gzip", "search.default"),
+    ("cat help", "file.default"), ("ls help", "listing.default")])
+def test_help_commands_use_the_man_graph(cmd, graph):
+    assert compress(b"x\n", command=cmd, trace=True).graph_id == graph

@@ -166,7 +166,7 @@ def ls_view(payload, params, ctx):
     if sections is None:
         return None
     seqs, rows = [], set()
-    cap = budget.room(ctx)[1] // (2 * len(sections))   # names never take more than half the view
+    cap = 2 * budget.room(ctx)[1] // (3 * len(sections))   # names take at most 2/3 of the view
     for head, idx in sections:
         rows.update(idx)
         name = lines[head][:-1] if head >= 0 else ""

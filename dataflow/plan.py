@@ -266,7 +266,7 @@ _CONTENT_MODE = re.compile(
     r"|tar\s+(?=[^|;&]*(?:(?<!\S)-?[a-zA-Z]*(?:x[a-zA-Z]*O|O[a-zA-Z]*x)|(?<!\S)-O\b|--to-stdout))"
     r"(?:[^\s|;&<>]+\s+)*?" + _MEMBER.replace("member", "last") +
     # zcat / gunzip -c FILE.gz: the file without its compression suffix
-    r"|(?:zcat|gzcat|bzcat|xzcat|zstdcat|(?:gunzip|gzip|bzip2|xz|zstd)\s+(?:-\S+\s+)*-[a-zA-Z]*[cd][a-zA-Z]*c?)"
+    r"|(?:zcat|gzcat|bzcat|xzcat|zstdcat|(?:gunzip|gzip|bzip2|xz|zstd)\s+(?:-\S+\s+)*-[a-zA-Z]*c[a-zA-Z]*)"
     r"\s+(?:-\S+\s+)*(?P<packed>[^\s|;&<>'\"]+?)\.(?:gz|bz2|xz|zst)"
     r")(?=\s*(?:$|[|;&)]))")
 """Commands that print a file's content from an archive, a revision or a compressed file."""

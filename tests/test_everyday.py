@@ -122,3 +122,26 @@ def test_big_ls_keeps_rows_then_names(case_id):
     assert len(names) + int(m[3] or 0) == len(dropped)
     assert set(names) <= {_name(s) for s in dropped}
     assert all(s in shown for s in src if s.startswith("total "))
+
+
+@pytest.mark.parametrize("command,member", [
+    ("git show HEAD:README.md", "README.md"), ("git -C repo show v1.0:docs/index.html", "docs/index.html"),
+    ("git cat-file -p main:pyproject.toml", "pyproject.toml"), ("unzip -p x.zip data.csv", "data.csv"),
+    ("unzip -qc x.zip docs/README.md", "docs/README.md"), ("unzip -p x.zip", ""),
+    ("tar -xOzf x.tgz pkg/setup.py", "pkg/setup.py"), ("tar --to-stdout -xf a.tar b.yaml", "b.yaml"),
+    ("tar -xzf x.tgz -O pkg/a.json", "pkg/a.json"), ("zcat data.csv.gz", "data.csv"),
+    ("gzip -dc notes.md.gz", "notes.md"),
+    ("git show HEAD", None), ("git show --stat HEAD", None), ("unzip x.zip", None),
+    ("unzip -l x.zip", None), ("tar -xzvf x.tgz", None), ("tar -tzf x.tgz", None),
+    ("gzip -d a.csv.gz", None), ("cat a.csv", None),
+])
+def test_content_member_names_the_printed_file(command, member):
+    """Content modes name the file they print ("" when unnamed); other commands are not one."""
+    assert content_member(command) == member
+
+
+def test_content_modes_classify_as_the_file_they_print():
+    plans = load_plans()
+    assert plans.classify("git show HEAD~1:src/app.py") == plans.classify("cat src/app.py") == "code"
+    assert plans.classify("zcat /var/log/syslog.2.gz") == "log"
+    assert plans.classify("git show HEAD") == "git-diff"

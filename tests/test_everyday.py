@@ -67,14 +67,18 @@ CONTENT = ["everyday-git-show-rev-md", "everyday-unzip-p-csv", "everyday-tar-xO-
 
 @pytest.mark.parametrize("case_id", CONTENT)
 def test_content_modes_reach_the_graph_of_the_file_they_print(case_id):
-    """``git show REV:x.md`` → markdown, ``unzip -p x.zip a.csv`` → csv, ``tar -xO … a.py`` → code;
-    the class graph keeps the facts and shrinks the output."""
+    """``git show REV:x.md`` → markdown, ``unzip -p x.zip a.csv`` → csv, ``tar -xO … a.py`` → code:
+    the agent reads what ``cat`` of that file would show (facts kept, never larger)."""
     case = fixture_case(case_id)
-    assert load_plans().classify(case["command"]) == case["class"]
+    plans = load_plans()
+    member = content_member(case["command"])
+    assert plans.classify(case["command"]) == plans.classify(f"cat {member}") == case["class"]
     out = seen_by_agent(case)
+    as_cat = seen_by_agent({**case, "command": f"cat {member}"})
     for fact in case["must_keep"]:
         assert fact in out
-    assert _tokens(out) < _tokens(case["stdout"])
+    # the same view but for the footer's follow-up (the member is no file here: expand, not read)
+    assert abs(_tokens(out) - _tokens(as_cat)) <= 40 and _tokens(out) <= _tokens(case["stdout"])
 
 
 def test_command_chosen_filters_decline_on_content_modes():
@@ -145,3 +149,15 @@ def test_content_modes_classify_as_the_file_they_print():
     assert plans.classify("git show HEAD~1:src/app.py") == plans.classify("cat src/app.py") == "code"
     assert plans.classify("zcat /var/log/syslog.2.gz") == "log"
     assert plans.classify("git show HEAD") == "git-diff"
+
+
+def test_a_lock_file_printed_by_a_content_mode_stays_byte_exact():
+    """``git show REV:Cargo.lock`` is judged as ``cat Cargo.lock`` by the toml graph's Guard."""
+    from thresher.dataflow.executor import initial_payload
+    from thresher.stages import guard
+    params = load_plans().plans["toml.default"]["nodes"]["guard"]["params"]
+    lines = b"".join(b'[[package]]\nname = "p%d"\nversion = "1.0.%d"\n\n' % (i, i) for i in range(80))
+    for command, kept in (("git show HEAD:Cargo.lock", True), ("cat Cargo.lock", True),
+                          ("git show HEAD:Cargo.toml", False)):
+        why = guard.verdict(initial_payload(lines, command=command), params)
+        assert (why is not None and why.startswith("structured")) == kept, command

@@ -235,7 +235,8 @@ class Plans:
         Programs are judged by their base name: ``/usr/bin/git status`` (a PATH shim),
         ``./node_modules/.bin/tsc`` and ``/opt/py/bin/python3 -m pytest`` classify as typed bare.
         """
-        return self.rules.first(program_basenames(command)) or "generic"
+        command = program_basenames(command)
+        return self.rules.first(as_file_read(command)) or "generic"
 
     def sniff(self, head: str) -> str | None:
         """The payload class fingerprinted from the first KiB of output, or ``None`` (unknown)."""
@@ -310,6 +311,61 @@ def program_basenames(command: str) -> str:
         return command
     import re  # (cached by ``re`` itself after the first call)
     return re.sub(_PROGRAM_PATH, r"\1\2", command)
+
+
+_MEMBER = r"(?P<member>[^\s|;&<>'\"]+)"
+_CONTENT_MODE_RE = (
+    r"(?:^|(?<=[|;&(]))\s*(?:"
+    # git show REV:path, git cat-file -p REV:path (also :path, the index)
+    r"git(?:\s+-[cC]\s+\S+|\s+--\S+)*\s+(?:show|cat-file\s+-p)\s+(?:-\S+\s+)*[^\s:|;&<>]*:" + _MEMBER.replace("member", "path") +
+    # unzip -p / -c ARCHIVE [MEMBER...]: the last member names the content
+    r"|unzip\s+(?:-\S+\s+)*?-[a-zA-Z]*[pc][a-zA-Z]*\s+(?:-\S+\s+)*\S+(?:\s+[^\s|;&<>-]\S*)*?(?:\s+"
+    + _MEMBER + r")?"
+    # tar -xO / --to-stdout ... [MEMBER]
+    r"|tar\s+(?=[^|;&]*(?:(?<!\S)-?[a-zA-Z]*(?:x[a-zA-Z]*O|O[a-zA-Z]*x)|(?<!\S)-O\b|--to-stdout))"
+    r"(?:[^\s|;&<>]+\s+)*?" + _MEMBER.replace("member", "last") +
+    # zcat / gunzip -c FILE.gz: the file without its compression suffix
+    r"|(?:zcat|gzcat|bzcat|xzcat|zstdcat|(?:gunzip|gzip|bzip2|xz|zstd)\s+(?:-\S+\s+)*-[a-zA-Z]*c[a-zA-Z]*)"
+    r"\s+(?:-\S+\s+)*(?P<packed>[^\s|;&<>'\"]+?)\.(?:gz|bz2|xz|zst)"
+    r")(?=\s*(?:$|[|;&)]))")
+"""Commands that print a file's content from an archive, a revision or a compressed file."""
+_ARCHIVE_RE = r"\.(?:tar|tgz|tbz2?|txz|tzst|zip|whl|jar|gz|bz2|xz|zst)$"
+_CONTENT_WORDS = ("git", "unzip", "tar", "cat", "gunzip", "gzip", "bzip2", "xz", "zstd")
+"""Every content mode names one of these programs: without one, no regex (nor ``re``) is needed."""
+_COMPILED: dict = {}
+
+
+def _content_mode(command: str):
+    """The content-mode match of ``command``, or ``None`` (``re`` imported only when a content
+    program is named at all: start-up of ``run -- true`` stays free of it)."""
+    if not any(w in command for w in _CONTENT_WORDS):
+        return None
+    if not _COMPILED:
+        import re
+        _COMPILED["mode"], _COMPILED["archive"] = re.compile(_CONTENT_MODE_RE), re.compile(_ARCHIVE_RE)
+    return _COMPILED["mode"].search(command)
+
+
+def content_member(command: str) -> str | None:
+    """The file a content mode prints (``git show HEAD:README.md`` → ``README.md``, ``unzip -p
+    x.zip data.csv`` → ``data.csv``, ``tar -xOf x.tgz pkg/a.py``, ``zcat a.csv.gz`` → ``a.csv``);
+    ``""`` for a content mode whose file is not named; ``None`` when ``command`` is none."""
+    m = _content_mode(command)
+    if m is None:
+        return None
+    name = m["path"] or m["member"] or m["packed"] or m["last"] or ""
+    return "" if _COMPILED["archive"].search(name) or name.startswith("-") else name
+
+
+def as_file_read(command: str) -> str:
+    """``command`` with a content mode written as the ``cat`` of the file it prints, so the
+    content reaches its own class's graph (CSV, markdown, code), not the archiver's or git's."""
+    m = _content_mode(command)
+    if m is None:
+        return command
+    name = content_member(command)
+    lead = m.group(0)[:len(m.group(0)) - len(m.group(0).lstrip())]
+    return command[:m.start()] + lead + (f"cat {name}" if name else "cat -") + command[m.end():]
 
 
 def plans_cache_path(cwd: str | None = None) -> str:

@@ -20,7 +20,7 @@ import re
 
 from thresher.dataflow.markers import clip
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.dataflow.plan import program_basenames
+from thresher.dataflow.plan import content_member, program_basenames
 from thresher.dataflow.tokens import estimate
 from thresher.stages.distill_common import critical_flags
 from thresher.stages.text import ANSI_RE
@@ -39,10 +39,14 @@ def rx(pattern: str, flags: int = 0) -> re.Pattern:
 
 def first_match(filters: list[dict], command: str) -> dict | None:
     """The first filter (search order) whose ``match`` regex is found in ``command`` (programs
-    by base name, as the classifier sees them: a shim runs ``/usr/bin/rsync …``)."""
+    by base name, as the classifier sees them: a shim runs ``/usr/bin/rsync …``). None for a
+    mode that prints content (``unzip -p``, ``tar -xO``, ``git show REV:path``): a filter chosen
+    by the command would treat a file's text as the tool's chatter."""
     if not command:
         return None
     command = program_basenames(command)
+    if content_member(command) is not None:
+        return None
     for f in filters:
         if rx(f["match"]).search(command):
             return f

@@ -16,6 +16,7 @@ would not save at least ``min_saving`` of the tokens.
 from __future__ import annotations
 
 from thresher.dataflow.payload import CRITICAL
+from thresher.dataflow.plan import content_member
 
 from . import code_langs
 from .elision import elide, numbering, pristine, read_mode, target_file
@@ -28,11 +29,13 @@ def _fits(view, budget: dict) -> bool:
 
 
 def language_of(payload, params) -> str | None:
-    """The language of the file shown: the graph's fixed choice, the extension, or a ``#!``."""
+    """The language of the file shown: the graph's fixed choice, the extension (of the file a
+    content mode prints too: ``git show REV:a.py``, ``tar -xOf x.tgz a.py``), or a ``#!``."""
     if params.get("language"):
         return params["language"]
     first = payload.source[0] if payload.source else ""
-    return code_langs.detect(target_file(payload.command), first)
+    return code_langs.detect(target_file(payload.command) or content_member(payload.command or ""),
+                             first)
 
 
 def run(payload, params, ctx):

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from thresher.dataflow.tokens import estimate
+
 from . import budget
 from .budget import Group, Unit, plural
 from .pathtree import TOOL_MESSAGE_RE, Node, build, fair_order, looks_like_paths
@@ -25,6 +27,9 @@ TOTAL_RE = re.compile(r"^total \d+(?:[.,]\d+)?[KMGTPE]?$")
 SECTION_RE = re.compile(r"^\S.*:$")
 TREE_RE = re.compile(r"^((?:[│|][\s\xa0]{3}|[\s\xa0]{4})*)(?:[├└](?:──)|[|`]--)[\s\xa0](.*)$")
 TREE_REPORT_RE = re.compile(r"^\d+ director(?:y|ies)(?:, \d+ files?)?$")
+LS_NAME_RE = re.compile(r"\s(?:[A-Z][a-z]{2}\s+\d{1,2}\s+(?:\d{4}|\d{1,2}:\d\d)|\d{4}-\d\d-\d\d"
+                        r"(?:\s\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:\s[+-]\d{4})?)?)\s(.+)$")
+"""The name field of an ``ls -l`` row: what follows the date (default, long-iso or full-iso)."""
 DU_RE = re.compile(r"^(?P<size>\d+(?:[.,]\d+)?)(?P<unit>[KMGTPE]?)i?B?\t(?P<path>.+)$")
 _UNITS = {"": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40, "P": 2 ** 50, "E": 2 ** 60}
 
@@ -101,6 +106,35 @@ def paths_view(payload, ctx, du: bool = False):
     return budget.distill(payload, ctx, mandatory, [Unit([i], group) for i in order])
 
 
+def ls_name(row: str) -> str:
+    """The entry name of an ``ls -l`` row (a symlink without its target), quoted as GNU ls
+    quotes a name with a space in it; the last field when the date is not one we know."""
+    m = LS_NAME_RE.search(row)
+    name = m.group(1) if m else row.rsplit(" ", 1)[-1]
+    if row[0] == "l" and " -> " in name:
+        name = name.split(" -> ", 1)[0]
+    return f"'{name}'" if " " in name and not name.startswith(("'", '"')) else name
+
+
+def names_summary(lines, where: str, cap: int):
+    """The counted line for dropped ``ls -l`` rows that still names them: the rows are the
+    answer, so a row that does not fit keeps its name, in order, while the names take at most
+    ``cap`` tokens (the line then counts the rows it does not name)."""
+    def render(dropped) -> str:
+        names, cost = [], 0
+        for u in dropped:
+            name = ls_name(lines[u.lines[0]])
+            cost += estimate(name) + 1
+            if cost > cap:
+                break
+            names.append(name)
+        rest = len(dropped) - len(names)
+        tail = f"; {rest} more not named" if rest else ""
+        return (f"[thresher: {plural(len(dropped), 'more entry', 'more entries')}{where} shown by "
+                f"name only: {' '.join(names)}{tail}]")
+    return render
+
+
 def _ls_sections(lines: list[str], plain: bool = False) -> list[tuple[int, list[int]]] | None:
     """``ls -l`` / ``ls -R`` as (header index or -1, row indices) sections; ``None`` if not ls.
 
@@ -132,11 +166,12 @@ def ls_view(payload, params, ctx):
     if sections is None:
         return None
     seqs, rows = [], set()
+    cap = 2 * budget.room(ctx)[1] // (3 * len(sections))   # names take at most 2/3 of the view
     for head, idx in sections:
         rows.update(idx)
         name = lines[head][:-1] if head >= 0 else ""
         where = f" in {name}" if name else ""
-        group = Group(idx[-1], lambda d, w=where: f"[thresher: {plural(len(d), 'more entry', 'more entries')}{w} not shown]")
+        group = Group(idx[-1], names_summary(lines, where, cap))
 
         def rank(i: int) -> tuple:
             name_part = lines[i].rsplit(" ", 1)[-1]
@@ -157,8 +192,10 @@ def sections_view(payload, ctx, sections, rank=None):
     lines = list(payload.lines)
     (head, idx), rest = sections[0], sections[1:]
     name = lines[head][:-1] if head >= 0 else ""
-    first = Group(idx[-1], lambda d: f"[thresher: {plural(len(d), 'more entry', 'more entries')}"
-                                     f"{f' in {name}' if name else ''} not shown]")
+    first = Group(idx[-1], names_summary(lines, f" in {name}" if name else "", budget.room(ctx)[1] // 4)
+                  if LS_ROW_RE.match(lines[idx[0]]) else
+                  lambda d: f"[thresher: {plural(len(d), 'more entry', 'more entries')}"
+                            f"{f' in {name}' if name else ''} not shown]")
     whole = Group(len(lines) - 1, lambda d: (
         f"[thresher: {len(d)} of {len(rest)} directory listings not shown "
         f"({plural(sum(u.info for u in d), 'entry', 'entries')}); the shallowest are kept first]"))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from thresher.dataflow.payload import CLEANABLE_VERDICTS, Out
+from thresher.dataflow.plan import as_file_read
 
 _FLAG_CACHE: dict[tuple, re.Pattern] = {}
 
@@ -44,7 +45,9 @@ def verdict(payload, params, reader: str = "agent") -> str | None:
     if params["binary"] and (b"\0" in raw[:65536] or
                              sum(s.count("\ufffd") for s in payload.source[:200]) > 64):
         return "binary output passes raw"
-    if params["structured_flags"] and _flags(params["structured_flags"]).search(payload.command):
+    if params["structured_flags"] and any(_flags(params["structured_flags"]).search(c) for c in
+                                          {payload.command, as_file_read(payload.command)}):
+        # a content mode (git show REV:Cargo.lock) is judged as the cat of the file it prints
         return "structured output flag (a program will parse it)"
     if reader == "program" and params["program_reads"] and \
             _flags(params["program_reads"]).search(payload.command):

@@ -15,12 +15,13 @@ from thresher.dataflow.errorscan import ERROR_RE, candidate_mask, candidates, er
 LOCATION_RE = re.compile(r"(?:^|[\s(\"'])[\w./\\-]+\.\w{1,8}:\d+(?::\d+)?\b|\bline \d+\b")
 """``file.ext:line[:col]`` and ``line N`` locations."""
 
-_SKELETON_RE = re.compile(r"0x[0-9a-fA-F]+|[0-9a-fA-F]{7,}|\d+(?:[.:,]\d+)*")
+NUMBER_RE = re.compile(r"0x[0-9a-fA-F]+|[0-9a-fA-F]{7,}|\d+(?:[.:,]\d+)*")
+"""Numbers, hashes and hex: the parts :func:`skeleton` masks."""
 
 
 def skeleton(line: str) -> str:
     """``line`` with numbers, hashes and hex masked, so that similar lines compare equal."""
-    return _SKELETON_RE.sub("#", line.strip())
+    return NUMBER_RE.sub("#", line.strip())
 
 
 def _starts_at_beginning(items) -> bool:

@@ -58,6 +58,8 @@ def _walk(obj, name: str, out: list, depth: int = 0) -> None:
 def module_patterns() -> list[tuple[str, str, int]]:
     """``(name, pattern, flags)`` of every module-level compiled regex of the shipped packages."""
     out: list = []
+    from thresher.dataflow import plan
+    plan.content_member("git show HEAD:a")  # compiles the content-mode patterns (lazy, in a dict)
     for pkg in PACKAGES:
         package = importlib.import_module(f"thresher.{pkg}")
         for info in pkgutil.iter_modules(package.__path__):

@@ -162,7 +162,8 @@ def _check_sections(case_id: str, row_re: str):
             assert (where, line) in names, (where, line)   # never under another directory
             rows += 1
     root = src[0][:-1]
-    first = re.search(rf"\[thresher: (\d+) more entries in {re.escape(root)} not shown\]", out)
+    first = re.search(rf"\[thresher: (\d+) more entries in {re.escape(root)} (?:not shown|shown by "
+                      rf"name only: [^\]]*)\]", out)
     rest = re.search(r"\[thresher: (\d+) of (\d+) directory listings not shown \((\d+) entries\)", out)
     assert first and rest and rows > 50
     assert int(rest.group(2)) == sum(1 for line in src if line.endswith(":")) - 1

@@ -50,7 +50,7 @@ def is_error(line: str) -> bool:
 
 
 COUNTED = (
-    (re.compile(r"^\[thresher: (?P<n>\d+) similar lines folded\]$"), "similar"),       # collapse
+    (re.compile(r"^\[thresher: (?P<n>\d+) similar lines folded(?:; numbers that vary: [^\]]*)?\]$"), "similar"),       # collapse
     (re.compile(r"^\[thresher: previous line repeated (?P<n>\d+) more times\]$"), "same"),  # lossless
     (re.compile(r"^\[thresher: (?P<n>\d+) more blank lines\]$"), "same"),              # lossless
 )

@@ -75,8 +75,22 @@ def test_facts_kept_across_the_corpus(plans):
     assert len(missing) <= 0.1 * len(CASES), missing
 
 
+KNOWN_LOSSES = {
+    "everyday-ls-la-man3": "2,429 entries: their names alone exceed the listing budget, so the "
+                           "last ~1,200 are counted (`N more not named`), not named (issue 16 §5)",
+}
+"""Own fixtures whose facts do not all fit yet: the loss must be declared by a counted marker."""
+_NOT_NAMED = re.compile(r"; (\d+) more not named\]$", re.M)
+
+
 def test_own_fixtures_keep_every_fact(plans):
-    """The project's captured fixtures keep all their facts."""
+    """The project's captured fixtures keep all their facts (the known losses: every missing
+    fact is an entry a marker counts as not named)."""
     for case in load_cases(FIXTURES):
         out = _emit(case, plans)
-        assert all(f in out for f in case["must_keep"]), case["id"]
+        missing = [f for f in case["must_keep"] if f not in out]
+        if case["id"] in KNOWN_LOSSES:
+            counted = sum(int(n) for n in _NOT_NAMED.findall(out))
+            assert missing and len(missing) <= counted, case["id"]
+            continue
+        assert not missing, case["id"]

@@ -40,12 +40,13 @@ def _seen(text: str, command: str) -> str:
 
 def test_minified_json_over_budget_is_laid_out_not_passed_as_tiny():
     """A minified JSON answer is one line: it is not "tiny" for that. Over budget it is laid out
-    and sampled (schema line with exact counts), far smaller than the input."""
+    and sampled (the summary block's line for the sampled array, with exact counts), far smaller
+    than the input."""
     case = fixture_case("json-sweep-flask-minified")
     assert case["stdout"].count("\n") <= 1
     out = _seen(case["stdout"], case["command"])
     assert out != case["stdout"]
-    assert "[thresher: 120 objects" in out
+    assert "[thresher: .results: 120 objects, " in out
     assert '"id": 120' in out and '"count": 120' in out
     assert len(out) < len(case["stdout"]) / 2
 
@@ -63,12 +64,13 @@ def test_minified_json_within_budget_passes_whole_unclipped():
 
 def test_json_array_shown_whole_gets_no_schema_line():
     """Each order's `items` (1 to 4 objects) is shown whole: a schema line would only repeat what
-    follows it, so only the sampled `results` array (120 objects) has one."""
+    follows it, so only the sampled `results` array (120 objects) has one in the summary block,
+    which says which members are not shown."""
     case = fixture_case("json-sweep-flask-minified")
     out = _seen(case["stdout"], case["command"]).splitlines()
-    schema = [ln.strip() for ln in out if re.match(r"\s*\[thresher: \d+ objects", ln)]
-    assert len(schema) == 1 and schema[0].startswith("[thresher: 120 objects")
-    assert any("not shown" in ln for ln in out)
+    schema = [ln.strip() for ln in out if re.match(r"\s*\[thresher: \S+: \d+ objects", ln)]
+    assert len(schema) == 1 and schema[0].startswith("[thresher: .results: 120 objects, ") and " shown (#0-" in schema[0]
+    assert any("members not shown are left out" in ln for ln in out)
 
 
 def test_syslog_file_is_read_as_a_log_with_every_error_line():

@@ -59,7 +59,6 @@ class _Scan:
         self.seen: set[str] = set()
         self.tail: deque = deque(maxlen=TAIL_LINES)
         self.carry = b""
-        self.trailing_newline = True
 
     def feed(self, block: bytes, final: bool = False) -> None:
         data = self.carry + block
@@ -67,8 +66,6 @@ class _Scan:
         self.carry = b"" if final else parts.pop()
         if final and parts and parts[-1] == b"":
             parts.pop()  # the input ended with a line end
-        elif final and parts:
-            self.trailing_newline = False
         if not parts:
             return
         lines = [p.decode("utf-8", "replace") for p in parts]

@@ -25,6 +25,7 @@ from thresher.dataflow.tokens import estimate
 
 from . import anomaly
 from . import jsontree as jt
+from .text import spans
 from .lossless import compressibility
 from .distill_common import over_budget
 
@@ -89,14 +90,7 @@ def _index(path: str, i: "int | str") -> str:
 
 def _ranges(idx: list[int]) -> str:
     """``#0-#47, #120, #397`` for sorted indices."""
-    out, i = [], 0
-    while i < len(idx):
-        j = i
-        while j + 1 < len(idx) and idx[j + 1] == idx[j] + 1:
-            j += 1
-        out.append(f"#{idx[i]}" if i == j else f"#{idx[i]}-#{idx[j]}")
-        i = j + 1
-    return ", ".join(out)
+    return ", ".join(spans(idx, prefix="#"))
 
 
 def _plural(n: int, word: str) -> str:

@@ -29,6 +29,7 @@ from thresher.dataflow.payload import CRITICAL, SYNTHETIC
 from thresher.dataflow.tokens import estimate
 
 from . import anomaly
+from .text import spans
 from .lossless import compressibility
 from .distill_common import over_budget
 
@@ -133,14 +134,8 @@ def _schema(t: Table, found: dict, shown: int) -> list[str]:
 
 def _shown(keep: list[int], n: int) -> str:
     """The one line saying which rows (numbered from 1 after the header) are shown."""
-    spans, i = [], 0
-    while i < len(keep):
-        j = i
-        while j + 1 < len(keep) and keep[j + 1] == keep[j] + 1:
-            j += 1
-        spans.append(f"{keep[i] + 1}" if i == j else f"{keep[i] + 1}-{keep[j] + 1}")
-        i = j + 1
-    return f"[thresher: rows shown: {', '.join(spans) or 'none'}; {n - len(keep)} rows not shown]"
+    shown = ", ".join(spans(keep, shift=1)) or "none"
+    return f"[thresher: rows shown: {shown}; {n - len(keep)} rows not shown]"
 
 
 def _assemble(lines, t: Table, keep_recs: set[int], fixed: list[int], head: list[str]):

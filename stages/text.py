@@ -108,3 +108,15 @@ class LinePatterns:
 def _union(patterns: list[str], method: str):
     """The ``match``/``search`` method of one pattern joining ``patterns``; ``None`` when empty."""
     return getattr(re.compile("|".join(f"(?:{p})" for p in patterns)), method) if patterns else None
+
+
+def spans(indices, shift: int = 0, prefix: str = "") -> list[str]:
+    """Sorted ``indices`` as runs: ``["#0-#47", "#120"]`` (``prefix="#"``), or with ``shift=1``
+    ``["1-48", "121"]``."""
+    from more_itertools import consecutive_groups
+    out = []
+    for group in consecutive_groups(indices):
+        run = list(group)
+        first, last = f"{prefix}{run[0] + shift}", f"{prefix}{run[-1] + shift}"
+        out.append(first if len(run) == 1 else f"{first}-{last}")
+    return out

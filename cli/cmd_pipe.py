@@ -126,10 +126,14 @@ def _big(head: bytes, stdin, stdout, budget: int, opts: dict, switches) -> None:
         _stream_raw(head, stdin, stdout)
         return
     rest = {k: v for k, v in opts.items() if k not in ("command", "exit_code")}
-    compress_stream(head, stdin, stdout, budget=budget, compress=compress, archive=archive,
-                    command=opts["command"], exit_code=opts["exit_code"],
-                    scope=switches.scope(), **rest)
+    scope = switches.scope()
+    done = compress_stream(head, stdin, stdout, budget=budget, compress=compress, archive=archive,
+                           command=opts["command"], exit_code=opts["exit_code"], scope=scope,
+                           **rest)
     stdout.flush()
+    if done.get("result") is not None:  # after the output is out, as for any payload
+        switches.record(done["result"], head, command=opts["command"], role=opts["role"],
+                        scope=scope, exit_code=opts["exit_code"], size=done["bytes"])
 
 
 def _describe_huge(head: bytes, stdin, chunk: int = 1 << 20) -> bool:

@@ -230,11 +230,15 @@ def _emit_big(head: bytes, spill, ctx: dict) -> None:
             from thresher.dataflow.big import compress_stream, examine_budget
             from thresher.stores.archive import default_archive
             archive = default_archive()
-            compress_stream(head, spill, _Out(), budget=examine_budget(MAX_CAPTURE),
-                            compress=compress, archive=archive, command=ctx["command"],
-                            exit_code=ctx["exit_code"], pclass=ctx["pclass"], role=ctx["role"],
-                            plans=ctx["plans"], scope=switches.scope(),
-                            reader="program" if _program_may_read(1) else "agent")
+            scope = switches.scope()
+            done = compress_stream(head, spill, _Out(), budget=examine_budget(MAX_CAPTURE),
+                                   compress=compress, archive=archive, command=ctx["command"],
+                                   exit_code=ctx["exit_code"], pclass=ctx["pclass"],
+                                   role=ctx["role"], plans=ctx["plans"], scope=scope,
+                                   reader="program" if _program_may_read(1) else "agent")
+            if done.get("result") is not None:  # the output is out: recording cannot delay it
+                switches.record(done["result"], head, command=ctx["command"], role=ctx["role"],
+                                scope=scope, exit_code=ctx["exit_code"], size=done["bytes"])
             return
     except Exception:  # noqa: BLE001 - nothing written yet: raw below
         spill.seek(0)

@@ -84,7 +84,8 @@ def compress_stream(head: bytes, rest, out, *, budget: int, compress, archive, c
                     exit_code: "int | None" = None, **opts) -> dict:
     """Write to ``out`` the output for an input of ``head`` (already read, longer than
     ``budget``) followed by everything ``rest.read`` still gives; return a summary
-    (``decision``, ``reason``, ``handle``, ``lines``, ``bytes``).
+    (``decision``, ``reason``, ``handle``, ``lines``, ``bytes``, and when compressed ``result``:
+    a ``Result`` for the ledger, whose input is ``bytes`` long).
 
     ``compress`` is :func:`thresher.dataflow.api.compress` (called on the examined part with
     ``handle=`` the whole input's), ``archive`` an archive with ``put_file``.
@@ -135,8 +136,9 @@ def _run(head, rest, out, spool, path, budget, compress, archive, command, exit_
             scan.feed(b"", final=True)
             archive.put_file(handle, path, size, {"command": command, "exit_code": exit_code,
                                                   "stream": opts.get("stream", "stdout")})
-            text = _compose(scan, handle, compress(examined, command=command, exit_code=exit_code,
-                                                   handle=handle, archive=_Stored(), **opts))
+            res = compress(examined, command=command, exit_code=exit_code, handle=handle,
+                           archive=_Stored(), **opts)
+            text = _compose(scan, handle, res)
             if text is None:
                 summary["reason"] = "the examined part is data a program parses: unchanged"
         except Exception as exc:  # noqa: BLE001 - thresher's own failure: raw passthrough
@@ -145,11 +147,23 @@ def _run(head, rest, out, spool, path, budget, compress, archive, command, exit_
     if text is None:
         _copy(path, out)
         return summary
-    out.write(text.encode("utf-8", "surrogatepass"))
+    data = text.encode("utf-8", "surrogatepass")
+    out.write(data)
     last = scan.first + scan.count - 1
-    summary.update(decision="compressed", lines=last,
-                   reason=f"lines {scan.first}-{last} only scanned for errors")
+    reason = f"lines {scan.first}-{last} only scanned for errors"
+    summary.update(decision="compressed", lines=last, reason=reason,
+                   result=_streamed(data, reason, handle, res))
     return summary
+
+
+def _streamed(data: bytes, reason: str, handle: str, res):
+    """The engine's ``Result`` for the whole streamed input (what the ledger records): the
+    written ``data``, the examined part's graph, class, stages and time; already archived."""
+    from .api import Result
+    from .finalize import Emission
+    return Result(Emission(data, "compressed", reason, handle=handle), res.trace, res.graph_id,
+                  res.pclass, res.ms, handle=handle, archived=True,
+                  budget_factor=res.budget_factor)
 
 
 def _copy(path: str, out) -> None:

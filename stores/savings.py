@@ -84,8 +84,10 @@ class _Untouched:
 
 
 def event_row(res, raw: bytes, *, command: str, stream: str, role: str, exit_code, scope: str,
-              measure_only: bool, handle: str) -> dict:
-    """The event for one payload (``res``: the engine's ``Result``; ``None`` = passed untouched)."""
+              measure_only: bool, handle: str, size: "int | None" = None) -> dict:
+    """The event for one payload (``res``: the engine's ``Result``; ``None`` = passed untouched).
+    ``size``: the input's length when ``raw`` is only its start (a streamed input over the
+    examination budget; its tokens are counted on the capped start anyway)."""
     if res is None:
         res = _Untouched(raw)
     em, out = res.emission, res.output
@@ -100,7 +102,8 @@ def event_row(res, raw: bytes, *, command: str, stream: str, role: str, exit_cod
     return {"ts": time.time(), "command": command, "tool": tool_of(command),
             "class": res.pclass or "", "graph": res.graph_id or "", "role": role, "stream": stream,
             "decision": em.decision, "transforms": ",".join(transforms), "exit_code": exit_code,
-            "scope": scope, "handle": handle, "bytes_in": len(raw), "bytes_out": len(out),
+            "scope": scope, "handle": handle, "bytes_in": len(raw) if size is None else size,
+            "bytes_out": len(out),
             "tokens_in": t_in, "tokens_out": t_out, "ms": round(res.ms, 3),
             "measure_only": int(bool(measure_only)), "output_z": output_z,
             "budget_factor": float(getattr(res, "budget_factor", 1.0))}
@@ -108,7 +111,8 @@ def event_row(res, raw: bytes, *, command: str, stream: str, role: str, exit_cod
 
 def record_payload(res, raw: bytes, *, command: str = "", stream: str = "stdout",
                    role: str = "default", exit_code=None, scope: str = "",
-                   measure_only: bool = False, folder: str | None = None) -> None:
+                   measure_only: bool = False, folder: str | None = None,
+                   size: "int | None" = None) -> None:
     """Archive ``raw`` if the engine did not, and append its savings event. Never raises.
 
     The archive write happens even with ``THRESHER_NO_LEDGER``: every payload stays expandable.
@@ -125,7 +129,7 @@ def record_payload(res, raw: bytes, *, command: str = "", stream: str = "stdout"
         if disabled():
             return
         row = event_row(res, raw, command=command, stream=stream, role=role, exit_code=exit_code,
-                        scope=scope, measure_only=measure_only, handle=handle)
+                        scope=scope, measure_only=measure_only, handle=handle, size=size)
         insert_event(row, folder)
     except Exception:  # noqa: BLE001 - the ledger must never disturb the command
         pass

@@ -87,6 +87,27 @@ def test_run_keeps_exit_status_and_stderr_of_a_big_failing_command(tmp_path):
     assert _thresher(["expand", m["handle"], "--raw"]).stdout == data
 
 
+def test_big_inputs_are_in_the_ledger_with_their_whole_size(tmp_path):
+    """pipe and run record one savings event per big payload, as for any other: the whole
+    input's size, the handle of the footer, the bytes written."""
+    from thresher.stores.savings import load_events
+    data = _pytest_run(30)
+    res = _thresher(["pipe", "--cmd", "python -m pytest -v", "--exit-code", "1"], data)
+    path = tmp_path / "out.txt"
+    path.write_bytes(data)
+    ran = _thresher(["run", "--", "sh", "-c", f"cat {path}; exit 1"])
+    rows = load_events()[-2:]
+    for row, out in zip(rows, (res.stdout, ran.stdout)):
+        m, _ = _footer(out)
+        assert row["handle"] == m["handle"] and row["decision"] == "compressed"
+        assert row["bytes_in"] == len(data) and row["bytes_out"] == len(out)
+        # tokens on both sides are counted on what an agent would have read at most (the
+        # ledger's counterfactual cap), so a big input is never credited with more than that
+        assert row["class"].startswith("pytest") and row["graph"]
+        assert 0 < row["tokens_out"] <= row["tokens_in"]
+    assert [r["command"] for r in rows] == ["python -m pytest -v", f"sh -c 'cat {path}; exit 1'"]
+
+
 def test_a_line_longer_than_the_budget_streams_unchanged():
     data = b"x" * 60_000 + b"\nerror: after a very long line\n" + b"y\n" * 30_000
     res = _thresher(["pipe", "--cmd", "make", "--exit-code", "2"], data)

@@ -27,7 +27,9 @@ def _summaries(p) -> list[str]:
 
 @pytest.mark.parametrize("cid", ["build-own-make-error", "build-own-make-nested",
                                  "build-own-gcc-warnings-huge", "build-own-clang-errors",
-                                 "build-own-link-error", "build-own-javac-errors"])
+                                 "build-own-link-error", "build-own-javac-errors",
+                                 "build-setuptools-lz4", "build-setuptools-brotli",
+                                 "build-cmake-verbose"])
 def test_every_fact_survives(cid):
     case = fixture_case(cid)
     out = seen_by_agent(case)
@@ -86,3 +88,27 @@ def test_javac_snippets_go_with_their_carets_and_symbol_details_stay():
     assert "import shop.annotations.Audited;" not in out
     assert not any(re.match(r"^\s*\^\s*$", line) for line in out)
     assert any(f"code snippets of {len(heads)} diagnostics" in line for line in out)
+
+
+@pytest.mark.parametrize("cid", ["build-setuptools-lz4", "build-setuptools-brotli",
+                                 "build-cmake-verbose"])
+def test_echoed_compile_commands_stay_as_they_ran(cid):
+    """Real builds that echo one compile command per source (PyPI sdists built by setuptools, a
+    CMake project under make VERBOSE=1): within the budget every command stays verbatim — an
+    agent copies one to re-run a compile — and only progress lines go, counted."""
+    case = fixture_case(cid)
+    out = seen_by_agent(case).splitlines()
+    src = (case["stdout"] + case["stderr"]).splitlines()
+    commands = [ln for ln in src if re.match(r"^\S*(?:gcc|cc)\s.*\s-c\s", ln)]
+    assert len(commands) >= 8 and all(ln in out for ln in commands)
+    diags = [ln for ln in src if diagnostics.GCC_HEAD_RE.match(ln)]
+    assert all(ln in out for ln in diags)
+
+
+def test_setuptools_builds_go_to_the_build_graph():
+    from thresher.dataflow.plan import load_plans
+    plans = load_plans()
+    for command in ("python setup.py build_ext --inplace", "python3 ./setup.py -q build",
+                    "python setup.py bdist_wheel"):
+        assert plans.classify(command) == "build", command
+    assert plans.classify("python setup.py --version") != "build"

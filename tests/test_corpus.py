@@ -10,6 +10,7 @@ import pytest
 from thresher.dataflow.api import compress
 from thresher.dataflow.plan import load_plans
 from thresher.dataflow.tokens import estimate
+from thresher.dataflow.trace import FAILED, REJECTED
 from thresher.property.invariants import MASKED_RE
 from thresher.stages.text import ERROR_RE
 
@@ -38,13 +39,19 @@ def _emit(case: dict, plans) -> str:
 @pytest.mark.skipif(not CASES, reason="no corpus on this machine")
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_case_contracts(case, plans):
-    """Verbatim cases come back byte-exact, nothing grows, error lines of failures survive."""
+    """Verbatim cases come back byte-exact, nothing grows, error lines of failures survive, and
+    no stage broke its contract or raised on a real output (fail-open would otherwise hide a
+    developer's mistake — an undeclared port or summary line, a params key not in the model —
+    as a quietly worse result)."""
     for stream in ("stdout", "stderr"):
         text = case[stream]
         if not text:
             continue
         res = compress(text, command=case["command"] or "", exit_code=case["exit_code"],
-                       stream=stream, plans=plans)
+                       stream=stream, plans=plans, trace=True)
+        broken = [(r["node"], r["decision"], r["reason"]) for r in res.trace.records
+                  if r["decision"] in (REJECTED, FAILED)]
+        assert not broken, f"{res.graph_id}: {broken}"
         if case.get("verbatim") and case["id"] not in READ_NOT_PARSED:
             assert res.output == text.encode(), res.emission.reason
         out_text = res.output.decode("utf-8", "replace")

@@ -2,13 +2,16 @@
 
 Real files this machine has, read with ``cat``: C headers from /usr/include (Debian -dev packages),
 TypeScript ``.d.ts`` files from npm packages (``npm pack`` into a temporary folder), Java interfaces
-and an abstract class from the JDK's ``src.zip``, and a Python module of abstract base classes.
+and an abstract class from the JDK's ``src.zip``, a Python module of abstract base classes, and Go
+standard-library files with interfaces (Debian's golang-go sources).
 ``must_keep`` comes from a parser independent of the outline under test: ``gcc -aux-info`` (the
 line of every prototype the compiler reads from the header, macros expanded), the TypeScript
 compiler's own AST (every function, method, call and construct signature without a body),
 ``javap`` on the compiled JDK class (every public method name, as ``name(``) and Python's ``ast``
-(every method of the module's abstract classes). Missing sources are skipped with a note.
-Usage: ``python benchmarks/capture_declarations.py`` (needs gcc, node/npm, a JDK for the last).
+(every method of the module's abstract classes), Go's own ``go/parser`` (the line of every method
+and embedded type of every interface). Missing sources are skipped with a note.
+Usage: ``python benchmarks/capture_declarations.py [c ts java python go]`` (default: all; needs
+gcc, node/npm, a JDK, go).
 """
 
 from __future__ import annotations
@@ -143,8 +146,61 @@ def python_case() -> None:
          "must_keep: every method of its abstract classes per ast")
 
 
+GO_FILES = ("reflect/type.go", "database/sql/driver/driver.go", "net/net.go", "go/ast/ast.go")
+GO_LISTER = r"""package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+)
+
+func main() {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, os.Args[1], nil, parser.ParseComments)
+	if err != nil {
+		panic(err)
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if it, ok := n.(*ast.InterfaceType); ok {
+			for _, m := range it.Methods.List {
+				fmt.Println(fset.Position(m.Pos()).Line)
+			}
+		}
+		return true
+	})
+}
+"""
+
+
+def go_cases() -> None:
+    roots = sorted(glob.glob("/usr/lib/go/src")) or sorted(glob.glob("/usr/lib/go-*/src"))
+    if not roots:
+        print("go sources: missing (apt-get install golang-go), skipped", file=sys.stderr)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        lister = os.path.join(tmp, "lister")
+        with open(lister + ".go", "w") as fh:
+            fh.write(GO_LISTER)
+        subprocess.run(["go", "build", "-o", lister, lister + ".go"], check=True, cwd=tmp,
+                       env=dict(os.environ, GOCACHE=os.path.join(tmp, "cache")))
+        for rel in GO_FILES:
+            path = os.path.join(roots[-1], rel)
+            p = subprocess.run([lister, path], capture_output=True, text=True)
+            if p.returncode or not os.path.exists(path):
+                print(f"{rel}: {p.stderr.strip()[:200] or 'missing'}, skipped", file=sys.stderr)
+                continue
+            out, err, code = run(f"cat {os.path.basename(rel)}", os.path.dirname(path))
+            name = re.sub(r"\W+", "-", rel[:-3])
+            save(f"decl-own-go-{name}", "code", f"cat {rel}", out, err, code,
+                 lines_at(out, [int(n) for n in p.stdout.split()]), "Go standard library "
+                 "(Debian golang-go)", "must_keep: every interface member's line per go/parser")
+
+
+FAMILIES = {"c": c_cases, "ts": ts_cases, "java": java_cases, "python": python_case, "go": go_cases}
+
 if __name__ == "__main__":
-    c_cases()
-    ts_cases()
-    java_cases()
-    python_case()
+    for family in sys.argv[1:] or FAMILIES:
+        FAMILIES[family]()

@@ -3,7 +3,8 @@
 Each language names, by tree-sitter node type, what the outline treats as a function (signature
 shown, body elided), a container (header shown, members outlined: classes, modules, impls,
 namespaces), a type body (struct/interface/enum: members shown in the full outline, elided in the
-signatures view), a body-less declaration (a C prototype, a TypeScript or Rust signature: every
+signatures view — unless it is an ``api_bodies`` type: a Go interface's members are its API), a
+body-less declaration (a C prototype, a TypeScript or Rust signature: every
 row shown; ``signatures`` are always function declarations, other ``declarations`` only when they
 declare a function), a transparent wrapper (``#ifdef`` blocks: walked as if their children were at the
 enclosing level), imports, and comments. Grammar packages are imported only when a file of that
@@ -46,9 +47,13 @@ SPECS: dict[str, tuple[str, str, dict]] = {
     "javascript": ("tree_sitter_javascript", "language", _JS),
     "typescript": ("tree_sitter_typescript", "language_typescript", _TS),
     "tsx": ("tree_sitter_typescript", "language_tsx", _TS),
+    # an interface's method set (and embedded interfaces / type sets) is its API, like a C
+    # prototype: every member row stays at the signatures level, where a struct's fields go
     "go": ("tree_sitter_go", "language", dict(
         functions=("function_declaration", "method_declaration"), types=("type_declaration",),
-        bodies=("field_declaration_list", "interface_type"),
+        bodies=("field_declaration_list", "interface_type"), api_bodies=("interface_type",),
+        declarations=("method_elem", "method_spec", "type_elem"),
+        signatures=("method_elem", "method_spec", "type_elem"),
         imports=("import_declaration", "package_clause"), comments=("comment",))),
     "rust": ("tree_sitter_rust", "language", dict(
         functions=("function_item",), declarations=("function_signature_item",),
@@ -128,7 +133,8 @@ class Lang:
     """One loaded language: the tree-sitter ``Language`` and its node-type sets."""
 
     __slots__ = ("name", "language", "functions", "containers", "types", "bodies", "transparent",
-                 "imports", "comments", "docstrings", "declarations", "signatures", "preprocessor")
+                 "imports", "comments", "docstrings", "declarations", "signatures", "preprocessor",
+                 "api_bodies")
 
     def __init__(self, name: str, language, spec: dict) -> None:
         def known(key: str) -> frozenset:
@@ -141,6 +147,7 @@ class Lang:
         self.imports, self.comments = known("imports"), known("comments")
         self.docstrings = bool(spec.get("docstrings"))
         self.declarations, self.signatures = known("declarations"), known("signatures")
+        self.api_bodies = known("api_bodies")
         self.preprocessor = bool(spec.get("preprocessor"))
 
 

@@ -84,8 +84,9 @@ class Outline:
         name = def_name(core)
         if name is not None:
             self.defs.append((name.start_point[0], name.text.decode("utf-8", "replace")))
-        member = core.type in lang.containers or (core.type in lang.types and self.level >= OUTLINE)
-        body = self.body(core, member)
+        body = self.body(core, False)
+        member = core.type in lang.containers or (core.type in lang.types and (
+            self.level >= OUTLINE or (body is not None and body.type in lang.api_bodies)))
         if body is None:
             self.plain(node, depth, definition=True)
             return

@@ -65,4 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"thresher: unknown command {argv[0]!r}\n\n{usage()}")
         return 2
     __import__(entry[0])  # (not importlib: its import is a cost on every agent command)
-    return sys.modules[entry[0]].main(argv[1:])
+    status = sys.modules[entry[0]].main(argv[1:])
+    rx = sys.modules.get("thresher.dataflow.rxcache")
+    if rx is not None:  # the output is out: keep what this run compiled for the next start
+        rx.save()
+    return status

@@ -302,10 +302,8 @@ class _Rules:
 def _re():
     """``re``, served from the compiled-regex cache (``rxcache``): imported only by a command
     whose text a rule's literal prefilter lets a regex look at."""
-    from . import rxcache
-    rxcache.prime()
-    import re
-    return re
+    from .rxcache import re_primed
+    return re_primed()
 
 
 _PROGRAM_PATH = (r"(^|[|;&(]\s*)((?:[A-Za-z_]\w*=\S*\s+)*)[^\s|;&()<>'\"]*/"

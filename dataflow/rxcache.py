@@ -28,8 +28,6 @@ import marshal
 import os
 import sys
 
-from .plan import _digest, _write_atomic, cache_dir, read_cache
-
 CAP = 1024
 """Entries kept in the table (those used by the saving process first)."""
 LOCALE = 4
@@ -65,6 +63,7 @@ class _Table(dict):
 def path() -> str:
     """The table's file for this interpreter."""
     import _sre
+    from .plan import _digest, cache_dir
     tag = f"{sys.version}\0{sys.implementation.cache_tag}\0{_sre.MAGIC}\0{_sre.CODESIZE}"
     return os.path.join(cache_dir(), f"regex-{_digest(tag.encode())}.marshal")
 
@@ -89,6 +88,7 @@ def prime() -> None:
         front = _front()
         if front is None:
             return
+        from .plan import read_cache
         blob = read_cache(path())
         try:
             blobs = marshal.loads(blob) if blob is not None else {}
@@ -102,6 +102,39 @@ def prime() -> None:
         _STATE["front"] = front
     except Exception:  # noqa: BLE001 - no table: every pattern compiles as usual
         pass
+
+
+def re_primed():
+    """The ``re`` module, served from the table (for code that imports ``re`` only when needed)."""
+    prime()
+    import re
+    return re
+
+
+class Lazy:
+    """A module-level regex compiled (from the table) on first use: ``X = Lazy(pattern)`` then
+    ``X.search(text)``, so that importing the module costs no ``re``."""
+
+    __slots__ = ("_args", "_compiled")
+
+    def __init__(self, pattern, flags: int = 0) -> None:
+        self._args, self._compiled = (pattern, flags), None
+
+    def __getattr__(self, name: str):
+        if self._compiled is None:
+            self._compiled = re_primed().compile(*self._args)
+        return getattr(self._compiled, name)
+
+
+class _LazyModule:
+    """``re`` itself, imported (and served from the table) at its first attribute use: a module
+    that needs a regex only in some calls binds ``re`` to this."""
+
+    def __getattr__(self, name: str):
+        return getattr(re_primed(), name)
+
+
+re_lazy = _LazyModule()
 
 
 def skip_save() -> None:
@@ -179,6 +212,7 @@ def save() -> None:
             if len(kept) >= CAP:
                 break
             kept.setdefault(k, v)
+        from .plan import _write_atomic
         _write_atomic(path(), marshal.dumps(kept))
         _STATE["blobs"] = kept
     except Exception:  # noqa: BLE001 - a table not written only means compiling next time

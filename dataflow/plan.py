@@ -286,7 +286,7 @@ class _Rules:
     def _regex(self, i: int):
         rx = self.compiled.get(i)
         if rx is None:
-            rx = self.compiled[i] = _re().compile(self.rows[i][0])
+            rx = self.compiled[i] = _compile(self.rows[i][0])
         return rx
 
     def first(self, text: str) -> str | None:
@@ -299,11 +299,12 @@ class _Rules:
         return None
 
 
-def _re():
-    """``re``, served from the compiled-regex cache (``rxcache``): imported only by a command
-    whose text a rule's literal prefilter lets a regex look at."""
-    from .rxcache import re_primed
-    return re_primed()
+def _compile(pattern: str):
+    """``re.compile(pattern)`` from the compiled-regex cache (``rxcache``, without importing
+    ``re`` when the pattern is in it): only for a command whose text a rule's literal prefilter
+    lets the regex look at."""
+    from .rxcache import compile
+    return compile(pattern)
 
 
 _PROGRAM_PATH = (r"(^|[|;&(]\s*)((?:[A-Za-z_]\w*=\S*\s+)*)[^\s|;&()<>'\"]*/"
@@ -315,7 +316,7 @@ def program_basenames(command: str) -> str:
     and of every part after ``|``, ``;``, ``&`` or ``(``, past ``NAME=value`` assignments)."""
     if "/" not in command:
         return command
-    return _re().sub(_PROGRAM_PATH, r"\1\2", command)  # (cached by ``re`` after the first call)
+    return _compile(_PROGRAM_PATH).sub(r"\1\2", command)
 
 
 _MEMBER = r"(?P<member>[^\s|;&<>'\"]+)"
@@ -346,8 +347,7 @@ def _content_mode(command: str):
     if not any(w in command for w in _CONTENT_WORDS):
         return None
     if not _COMPILED:
-        re = _re()
-        _COMPILED["mode"], _COMPILED["archive"] = re.compile(_CONTENT_MODE_RE), re.compile(_ARCHIVE_RE)
+        _COMPILED["mode"], _COMPILED["archive"] = _compile(_CONTENT_MODE_RE), _compile(_ARCHIVE_RE)
     return _COMPILED["mode"].search(command)
 
 

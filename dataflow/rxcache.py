@@ -1,25 +1,31 @@
 """A start-up cache of compiled regular expressions: what ``re`` computes for a pattern, kept.
 
 Compiling a regex is pure Python (``re._parser`` and ``re._compiler``): the ~40 patterns a
-``thresher pipe`` of a test run needs cost ~6 ms of every start, more than its whole graph run.
-What the compiler produces for one ``(pattern, flags)`` is the argument tuple of one
-``_sre.compile`` call (the pattern, its flags, a list of code words, the group count and names):
-plain data that ``marshal`` stores, and that rebuilds the identical pattern object in microseconds.
+``thresher pipe`` of a test run needs cost ~6 ms of every start, and importing ``re`` (with the
+``enum`` it needs) ~6 ms more. What the compiler produces for one ``(pattern, flags)`` is the
+argument tuple of one ``_sre.compile`` call (the pattern, its flags, a list of code words, the
+group count and names): plain data that ``marshal`` stores, and that rebuilds the identical
+pattern object in microseconds, from the C module ``_sre`` alone.
 
-- :func:`prime` (called on the engine's path before its first regex) puts a lookup table in front
-  of ``re``'s own pattern cache: a ``re.compile``/``re.search``/... of a pattern the table holds is
-  served from its cached arguments, everything else compiles as usual. No caller changes: the
-  stages' module-level ``re.compile`` calls hit the table.
+- :func:`compile` is ``re.compile`` for a module that binds ``re`` to :data:`re_lazy`
+  (``from thresher.dataflow.rxcache import re_lazy as re``): a pattern the table holds is built
+  from it without importing ``re`` at all; any other pattern, and every other attribute of
+  ``re_lazy``, is the real ``re``'s. :class:`Lazy` is a module-level pattern compiled on first use.
+- Once ``re`` is imported (by anyone), :func:`prime` puts the table in front of ``re``'s own
+  pattern cache, so a plain ``re.compile`` of a pattern the table holds is served from it too.
+- :func:`remembered` keeps a pure function of a pattern string (whether it is anchored, the
+  literals it needs) in the table as well: those are parsed with ``re._parser`` otherwise.
 - :func:`save` (called by the ``thresher`` command after the subcommand, when the output is out)
-  adds the patterns this process compiled that the table lacked: each is compiled once more with
-  ``re``'s own compiler, its ``_sre.compile`` arguments recorded, and kept only when the rebuilt
-  pattern is equal to ``re``'s (``Pattern.__eq__`` compares flags, pattern and code words).
+  adds what this process computed that the table lacked: each new pattern is compiled once more
+  with ``re``'s own compiler, its ``_sre.compile`` arguments recorded, and kept only when the
+  rebuilt pattern is equal to ``re``'s (``Pattern.__eq__`` compares flags, pattern and code
+  words). A process that rebuilt the plans saves nothing (:func:`skip_save`).
 
 The table is one file in the cache folder, named by the interpreter's version and its regex
 engine's magic number and code size (any other interpreter has another file), read only when it
 is a private file of ours (``plan.read_cache``), each entry decoded only when its pattern is asked
-for. Anything unexpected (another ``re`` layout, a damaged entry) falls back to compiling: the
-table changes when a pattern is compiled, never what it matches.
+for. Anything unexpected (another ``re`` layout, a damaged entry) falls back to ``re``: the table
+changes when a pattern is compiled, never what it matches.
 """
 
 from __future__ import annotations
@@ -29,35 +35,13 @@ import os
 import sys
 
 CAP = 1024
-"""Entries kept in the table (those used by the saving process first)."""
+"""Patterns (and facts) kept in the table (those used by the saving process first)."""
 LOCALE = 4
 """``re.LOCALE``: such a pattern's code depends on the locale it was compiled in (never cached)."""
 
 _STATE: dict = {}
-
-
-class _Table(dict):
-    """``re``'s pattern cache, asked for a pattern it lacks: built from the cached arguments."""
-
-    def __missing__(self, key):
-        try:
-            blob = _STATE["blobs"][key[1:]] if key[0] in (str, bytes) else None
-        except (KeyError, TypeError):
-            blob = None
-        if blob is None:
-            raise KeyError(key)
-        import _sre
-        try:
-            compiled = _sre.compile(*marshal.loads(blob))
-            ok = type(compiled.pattern) is key[0] and compiled.pattern == key[1]
-        except Exception:  # noqa: BLE001 - a damaged entry: compiled by re as usual
-            ok = False
-        if not ok:
-            _STATE["blobs"].pop(key[1:], None)  # (re-recorded by save from re's own compile)
-            raise KeyError(key)
-        _STATE["used"].add(key[1:])
-        dict.__setitem__(self, key, compiled)
-        return compiled
+_BUILT: dict = {}
+"""``(type, pattern, flags) → Pattern`` built from the table in this process."""
 
 
 def path() -> str:
@@ -68,67 +52,137 @@ def path() -> str:
     return os.path.join(cache_dir(), f"regex-{_digest(tag.encode())}.marshal")
 
 
-def _front() -> tuple[object, str] | None:
-    """``(re, name)`` of the dict ``re._compile`` looks a pattern up in first (3.11: ``_cache``,
+def _load() -> dict:
+    """The process state, with the table read (once; an unreadable table is an empty one)."""
+    if not _STATE:
+        _STATE.update(blobs={}, facts={}, used=set(), new_facts={}, front=None, saving=True)
+        try:
+            from .plan import read_cache
+            blob = read_cache(path())
+            table = marshal.loads(blob) if blob is not None else {}
+            if type(table) is dict and type(table.get("re")) is dict \
+                    and type(table.get("facts")) is dict:
+                _STATE["blobs"], _STATE["facts"] = table["re"], table["facts"]
+        except Exception:  # noqa: BLE001 - not a table: rewritten by save
+            pass
+    return _STATE
+
+
+def _build(key: tuple):
+    """The pattern of ``key`` (``(type, pattern, flags)``) from the table, or ``None``."""
+    state = _load()
+    if key[0] not in (str, bytes) or type(key[2]) is not int:
+        return None
+    blob = state["blobs"].get(key[1:])
+    if blob is None:
+        return None
+    import _sre
+    try:
+        compiled = _sre.compile(*marshal.loads(blob))
+        ok = type(compiled.pattern) is key[0] and compiled.pattern == key[1]
+    except Exception:  # noqa: BLE001 - a damaged entry: compiled by re as usual
+        ok = False
+    if not ok:
+        state["blobs"].pop(key[1:], None)  # (re-recorded by save from re's own compile)
+        return None
+    state["used"].add(key[1:])
+    _BUILT[key] = compiled
+    return compiled
+
+
+class _Table(dict):
+    """``re``'s pattern cache, asked for a pattern it lacks: built from the table when it can."""
+
+    def __missing__(self, key):
+        compiled = _BUILT.get(key) if type(key) is tuple and len(key) == 3 else None
+        if compiled is None and type(key) is tuple and len(key) == 3:
+            compiled = _build(key)
+        if compiled is None:
+            raise KeyError(key)
+        dict.__setitem__(self, key, compiled)
+        return compiled
+
+
+def _front(re) -> str | None:
+    """The name of the dict ``re._compile`` looks a pattern up in first (3.11: ``_cache``,
     3.12+: ``_cache2``), or ``None`` when ``re`` has no such plain dict."""
-    import re
     for name in ("_cache2", "_cache"):
-        table = getattr(re, name, None)
-        if type(table) in (dict, _Table):
-            return re, name
+        if type(getattr(re, name, None)) in (dict, _Table):
+            return name
     return None
 
 
+class _WhenImported:
+    """A ``sys.meta_path`` entry that finds nothing itself: when ``re`` is imported, it wraps the
+    spec the other finders return so that :func:`prime` runs right after ``re`` is executed,
+    before the importing module's first ``re.compile``. It removes itself on that import."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "re":
+            return None
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        for finder in sys.meta_path:
+            spec = finder.find_spec(name, path, target) if hasattr(finder, "find_spec") else None
+            if spec is not None and hasattr(spec.loader, "exec_module") \
+                    and not isinstance(spec.loader, type):  # (a frozen re: left alone)
+                real = spec.loader.exec_module
+
+                def exec_module(module, real=real):
+                    real(module)
+                    prime()
+                spec.loader.exec_module = exec_module
+                return spec
+        return None
+
+
 def prime() -> None:
-    """Serve ``re`` from the table from now on (once per process; never raises)."""
-    if _STATE:
+    """Serve ``re`` from the table, now or as soon as it is imported (never raises)."""
+    state = _load()
+    re = sys.modules.get("re")
+    if state["front"] is not None:
         return
-    _STATE.update(blobs={}, used=set(), front=None)
+    if re is None:
+        if not any(type(f) is _WhenImported for f in sys.meta_path):
+            sys.meta_path.insert(0, _WhenImported())
+        return
     try:
-        front = _front()
-        if front is None:
+        name = _front(re)
+        if name is None:
             return
-        from .plan import read_cache
-        blob = read_cache(path())
-        try:
-            blobs = marshal.loads(blob) if blob is not None else {}
-        except (ValueError, EOFError, TypeError):
-            blobs = {}  # not a table: rewritten by save
-        _STATE["blobs"] = blobs if type(blobs) is dict else {}
-        module, name = front
-        table = getattr(module, name)
+        table = getattr(re, name)
         if type(table) is dict:
-            setattr(module, name, _Table(table))
-        _STATE["front"] = front
-    except Exception:  # noqa: BLE001 - no table: every pattern compiles as usual
+            setattr(re, name, _Table(table))
+        state["front"] = (re, name)
+    except Exception:  # noqa: BLE001 - no table in front of re: every pattern compiles as usual
         pass
 
 
 def re_primed():
-    """The ``re`` module, served from the table (for code that imports ``re`` only when needed)."""
+    """The ``re`` module, imported now if need be, served from the table."""
+    re = sys.modules.get("re")  # (no import statement when loaded: start-up tests record those)
+    if re is None:
+        import re
     prime()
-    import re
     return re
 
 
-class Lazy:
-    """A module-level regex compiled (from the table) on first use: ``X = Lazy(pattern)`` then
-    ``X.search(text)``, so that importing the module costs no ``re``."""
-
-    __slots__ = ("_args", "_compiled")
-
-    def __init__(self, pattern, flags: int = 0) -> None:
-        self._args, self._compiled = (pattern, flags), None
-
-    def __getattr__(self, name: str):
-        if self._compiled is None:
-            self._compiled = re_primed().compile(*self._args)
-        return getattr(self._compiled, name)
+def compile(pattern, flags: int = 0):
+    """``re.compile(pattern, flags)``, from the table without importing ``re`` when it can."""
+    if "re" not in sys.modules and type(flags) is int:
+        compiled = _BUILT.get((type(pattern), pattern, flags))
+        if compiled is None:
+            compiled = _build((type(pattern), pattern, flags))
+        if compiled is not None:
+            return compiled
+    return re_primed().compile(pattern, flags)
 
 
 class _LazyModule:
-    """``re`` itself, imported (and served from the table) at its first attribute use: a module
-    that needs a regex only in some calls binds ``re`` to this."""
+    """``re`` for a module that binds ``re`` to this: :func:`compile` serves ``re.compile``;
+    every other attribute is the real module's (imported at its first use)."""
+
+    compile = staticmethod(compile)
 
     def __getattr__(self, name: str):
         return getattr(re_primed(), name)
@@ -137,10 +191,47 @@ class _LazyModule:
 re_lazy = _LazyModule()
 
 
+class Lazy:
+    """A module-level regex compiled (from the table) on first use: ``X = Lazy(pattern)`` then
+    ``X.search(text)``, so that importing the module costs nothing."""
+
+    __slots__ = ("_args", "_compiled")
+
+    def __init__(self, pattern, flags: int = 0) -> None:
+        self._args, self._compiled = (pattern, flags), None
+
+    def __getattr__(self, name: str):
+        if self._compiled is None:
+            self._compiled = compile(*self._args)
+        return getattr(self._compiled, name)
+
+
+def remembered(fn):
+    """``fn(pattern)`` — a pure function of a pattern string whose result is ``None``, a bool, a
+    str or a frozenset of str — kept in the table across processes (decorator)."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    def cached(pattern):
+        state = _load()
+        key = (name, pattern)
+        if key in state["facts"]:
+            return state["facts"][key]
+        if key in state["new_facts"]:
+            return state["new_facts"][key]
+        value = fn(pattern)
+        if type(pattern) is str and (value is None or type(value) in (bool, str, frozenset)):
+            state["new_facts"][key] = value
+        return value
+
+    cached.__name__, cached.__qualname__, cached.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    cached.__module__, cached.__wrapped__ = fn.__module__, fn
+    return cached
+
+
 def skip_save() -> None:
     """This process saves nothing (it rebuilt the plans: the control plane's patterns, pydantic's
     and yaml's among them, are not what the next start needs)."""
-    _STATE["front"] = None
+    _load()["saving"] = False
 
 
 def compiled_args(pattern, flags: int):
@@ -185,35 +276,48 @@ def _plain(value):
     return value
 
 
+def _new_patterns(state: dict) -> dict:
+    """``(pattern, flags) → marshalled arguments`` of the patterns ``re`` compiled in this process
+    that the table lacks."""
+    if state["front"] is None:
+        return {}
+    re, blobs, new = state["front"][0], state["blobs"], {}
+    for table in (getattr(re, "_cache2", None), getattr(re, "_cache", None)):
+        for key in list(table or ()):
+            if type(key) is not tuple or len(key) != 3 or key[0] not in (str, bytes) \
+                    or type(key[2]) is not int or key[2] & LOCALE or key[1:] in blobs \
+                    or key[1:] in new:
+                continue
+            args = compiled_args(key[1], key[2])
+            if args is not None:
+                new[key[1:]] = marshal.dumps(args)
+    return new
+
+
+def _kept(old: dict, used, new: dict) -> dict:
+    """``new``, the ``used`` entries of ``old``, then the rest of ``old``, up to :data:`CAP`."""
+    kept = {k: old[k] for k in used if k in old}
+    kept.update(new)
+    for k, v in old.items():
+        if len(kept) >= CAP:
+            break
+        kept.setdefault(k, v)
+    return kept
+
+
 def save() -> None:
-    """Add this process's newly compiled patterns to the table (never raises)."""
-    front = _STATE.get("front")
-    if front is None:
+    """Add this process's newly compiled patterns and facts to the table (never raises)."""
+    if not _STATE or not _STATE["saving"]:
         return
     try:
-        module, name = front
-        blobs, used = _STATE["blobs"], _STATE["used"]
-        new = {}
-        live = [getattr(module, n, None) for n in ("_cache2", "_cache")]
-        for table in live:
-            for key in list(table or ()):
-                if type(key) is not tuple or len(key) != 3 or key[0] not in (str, bytes) \
-                        or type(key[2]) is not int or key[2] & LOCALE or key[1:] in blobs \
-                        or key[1:] in new:
-                    continue
-                args = compiled_args(key[1], key[2])
-                if args is not None:
-                    new[key[1:]] = marshal.dumps(args)
-        if not new:
+        state = _STATE
+        new = _new_patterns(state)
+        if not new and not state["new_facts"]:
             return
-        kept = {k: blobs[k] for k in used if k in blobs}
-        kept.update(new)
-        for k, v in blobs.items():
-            if len(kept) >= CAP:
-                break
-            kept.setdefault(k, v)
+        blobs = _kept(state["blobs"], state["used"], new)
+        facts = _kept(state["facts"], (), state["new_facts"])
         from .plan import _write_atomic
-        _write_atomic(path(), marshal.dumps(kept))
-        _STATE["blobs"] = kept
+        _write_atomic(path(), marshal.dumps({"re": blobs, "facts": facts}))
+        state.update(blobs=blobs, facts=facts, new_facts={})
     except Exception:  # noqa: BLE001 - a table not written only means compiling next time
         pass

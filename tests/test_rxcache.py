@@ -89,7 +89,7 @@ def test_every_entry_rebuilds_the_pattern_re_compiles(planned):
     tmp_path = planned
     _pipe(tmp_path)
     with open(_table(tmp_path), "rb") as fh:
-        table = marshal.loads(fh.read())
+        table = marshal.loads(fh.read())["re"]
     assert len(table) > 10
     for (pattern, flags), blob in table.items():
         cached = _sre.compile(*marshal.loads(blob))
@@ -103,12 +103,14 @@ def test_a_damaged_table_or_entry_falls_back_to_compiling(planned):
     good, _ = _pipe(tmp_path)
     path = _table(tmp_path)
     with open(path, "rb") as fh:
-        table = marshal.loads(fh.read())
+        whole = marshal.loads(fh.read())
+    table = whole["re"]
     keys = sorted(table, key=repr)
     # entries that rebuild another pattern, or are not marshal data, and then not a table at all
     swapped = {k: table[keys[(i + 1) % len(keys)]] for i, k in enumerate(keys)}
-    for blob in (marshal.dumps(swapped), marshal.dumps({k: b"\x00garbage" for k in keys}),
-                 b"not marshal data"):
+    for blob in (marshal.dumps({**whole, "re": swapped}),
+                 marshal.dumps({**whole, "re": {k: b"\x00garbage" for k in keys}}),
+                 marshal.dumps(table), b"not marshal data"):
         with open(path, "wb") as fh:
             fh.write(blob)
         out, compiled = _pipe(tmp_path)
@@ -131,11 +133,12 @@ def test_a_table_others_can_write_is_not_read(planned):
 def fresh_state(tmp_path, monkeypatch):
     """rxcache's process state pointed at an empty cache folder, restored afterwards."""
     monkeypatch.setenv("THRESHER_CACHE_HOME", str(tmp_path / "cache"))
-    saved = dict(rxcache._STATE)
+    saved, built = dict(rxcache._STATE), dict(rxcache._BUILT)
     rxcache._STATE.clear()
     yield
     rxcache._STATE.clear()
     rxcache._STATE.update(saved)
+    rxcache._BUILT.update(built)
 
 
 def test_save_keeps_new_patterns_and_never_locale_ones(fresh_state, tmp_path):
@@ -145,12 +148,48 @@ def test_save_keeps_new_patterns_and_never_locale_ones(fresh_state, tmp_path):
     re.compile(local, re.LOCALE)  # its code depends on the locale it is compiled in
     rxcache.save()
     with open(_table(tmp_path), "rb") as fh:
-        table = marshal.loads(fh.read())
+        table = marshal.loads(fh.read())["re"]
     assert (plain, 0) in table
     assert not any(p == local for p, _ in table)
     rxcache._STATE.clear()
+    rxcache._BUILT.clear()
     re.purge()
     rxcache.prime()
     found = re.compile(plain).search("x thresher-rxcache-test 42")
     assert found is not None and found["n"] == "42"
     assert (plain, 0) in rxcache._STATE["used"]  # served from the table, not compiled
+
+
+WITHOUT_RE = r"""
+import sys
+for name in [m for m in sys.modules if m == "re" or m.startswith("re.")]:
+    del sys.modules[name]  # an editable install imports re at start-up; a regular one does not
+asked = []
+
+
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "re":
+            asked.append(name)
+        return None
+
+
+sys.meta_path.insert(0, Watch())
+from thresher.main import main
+status = main(sys.argv[1:])
+sys.stderr.write(f"@re {len(asked)}\n")
+sys.exit(status)
+"""
+
+
+def test_a_warm_pipe_does_not_import_re(planned):
+    """The stages on this graph's path bind ``re`` to ``rxcache.re_lazy``: their patterns come
+    from the table through ``_sre`` alone, and the facts Score parses patterns for (anchored,
+    needed literals) are kept too, so the regex engine's Python half is never imported."""
+    with open(EXAMPLE, "rb") as fh:
+        data = fh.read()
+    runs = [subprocess.run([sys.executable, "-c", WITHOUT_RE, *PIPE], input=data,
+                           capture_output=True, env=_env(planned), check=True) for _ in range(2)]
+    asked = [int(r.stderr.decode().split("@re ")[-1]) for r in runs]
+    assert asked[0] >= 1 and asked[1] == 0  # the first run compiled (and recorded) them
+    assert runs[0].stdout == runs[1].stdout == _pipe(planned)[0]

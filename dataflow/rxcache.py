@@ -123,7 +123,10 @@ class _WhenImported:
         if self in sys.meta_path:
             sys.meta_path.remove(self)
         for finder in sys.meta_path:
-            spec = finder.find_spec(name, path, target) if hasattr(finder, "find_spec") else None
+            try:
+                spec = finder.find_spec(name, path, target) if hasattr(finder, "find_spec") else None
+            except Exception:  # noqa: BLE001 - the import system asks that finder again itself
+                return None
             if spec is not None and hasattr(spec.loader, "exec_module") \
                     and not isinstance(spec.loader, type):  # (a frozen re: left alone)
                 real = spec.loader.exec_module
@@ -208,12 +211,23 @@ class Lazy:
 
 def remembered(fn):
     """``fn(pattern)`` — a pure function of a pattern string whose result is ``None``, a bool, a
-    str or a frozenset of str — kept in the table across processes (decorator)."""
-    name = f"{fn.__module__}.{fn.__qualname__}"
+    str or a frozenset of str — kept in the table across processes (decorator). A result is
+    filed under the function's name, the package version and the size and mtime of its module's
+    file and of ``regex_needles.py`` (the pattern analysis such functions use): an edit of either
+    computes it anew."""
+    names: list[str] = []
 
     def cached(pattern):
         state = _load()
-        key = (name, pattern)
+        if not names:
+            from . import __version__
+            from .plan import file_stamp
+            module = sys.modules.get(fn.__module__)
+            files = (getattr(module, "__file__", None) or "",
+                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "regex_needles.py"))
+            names.append(f"{fn.__module__}.{fn.__qualname__}@{__version__}:"
+                         + ":".join(file_stamp(f) for f in files))
+        key = (names[0], pattern)
         if key in state["facts"]:
             return state["facts"][key]
         if key in state["new_facts"]:

@@ -193,3 +193,38 @@ def test_a_warm_pipe_does_not_import_re(planned):
     asked = [int(r.stderr.decode().split("@re ")[-1]) for r in runs]
     assert asked[0] >= 1 and asked[1] == 0  # the first run compiled (and recorded) them
     assert runs[0].stdout == runs[1].stdout == _pipe(planned)[0]
+
+
+def test_remembered_facts_are_filed_under_the_code_that_computed_them(fresh_state, tmp_path,
+                                                                     monkeypatch):
+    import types
+    from thresher.stages import text
+    source = tmp_path / "facts_module.py"
+    source.write_text("# stands in for the module of a remembered function\n")
+    module = types.ModuleType("thresher_rxcache_facts_module")
+    module.__file__ = str(source)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    pattern, want = r"thresher-rxcache-fact \d+ (?:x|y)", frozenset({"thresher-rxcache-fact "})
+    calls = []
+
+    def probe(p):
+        calls.append(p)
+        return text.needed_literals.__wrapped__(p)
+    probe.__module__ = module.__name__
+
+    def new_process():
+        rxcache._STATE.clear()
+        return rxcache.remembered(probe)
+
+    cached = new_process()
+    assert cached(pattern) == want and cached(pattern) == want and calls == [pattern]
+    rxcache.save()
+    with open(_table(tmp_path), "rb") as fh:
+        facts = marshal.loads(fh.read())["facts"]
+    assert [k[0].split("@")[0] for k in facts if k[1] == pattern] == [
+        "thresher_rxcache_facts_module.test_remembered_facts_are_filed_under_the_code_that_"
+        "computed_them.<locals>.probe"]
+    assert new_process()(pattern) == want and calls == [pattern]  # read back from the table
+    stamp = os.stat(source)
+    os.utime(source, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000_000))
+    assert new_process()(pattern) == want and calls == [pattern, pattern]  # its code changed

@@ -12,7 +12,8 @@ pattern object in microseconds, from the C module ``_sre`` alone.
   from it without importing ``re`` at all; any other pattern, and every other attribute of
   ``re_lazy``, is the real ``re``'s. :class:`Lazy` is a module-level pattern compiled on first use.
 - Once ``re`` is imported (by anyone), :func:`prime` puts the table in front of ``re``'s own
-  pattern cache, so a plain ``re.compile`` of a pattern the table holds is served from it too.
+  pattern cache, so a plain ``re.compile`` of a pattern the table holds is served from it too
+  (in a ``thresher`` command's process only).
 - :func:`remembered` keeps a pure function of a pattern string (whether it is anchored, the
   literals it needs) in the table as well: those are parsed with ``re._parser`` otherwise.
 - :func:`save` (called by the ``thresher`` command after the subcommand, when the output is out)
@@ -140,10 +141,12 @@ class _WhenImported:
 
 
 def prime() -> None:
-    """Serve ``re`` from the table, now or as soon as it is imported (never raises)."""
+    """Serve ``re`` from the table, now or as soon as it is imported (never raises). Only in the
+    process of a ``thresher`` command: a program that calls thresher's Python API keeps its ``re``
+    untouched (the modules that bind ``re`` to :data:`re_lazy` still use the table)."""
     state = _load()
     re = sys.modules.get("re")
-    if state["front"] is not None:
+    if state["front"] is not None or "thresher.main" not in sys.modules:
         return
     if re is None:
         if not any(type(f) is _WhenImported for f in sys.meta_path):

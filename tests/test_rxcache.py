@@ -142,6 +142,7 @@ def fresh_state(tmp_path, monkeypatch):
 
 
 def test_save_keeps_new_patterns_and_never_locale_ones(fresh_state, tmp_path):
+    import thresher.main  # noqa: F401 - as in a thresher command (prime fronts re only there)
     rxcache.prime()
     plain, local = "thresher-rxcache-test (?P<n>\\d+)", rb"thresher-rxcache-test \w+"
     re.compile(plain)
@@ -228,3 +229,14 @@ def test_remembered_facts_are_filed_under_the_code_that_computed_them(fresh_stat
     stamp = os.stat(source)
     os.utime(source, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000_000))
     assert new_process()(pattern) == want and calls == [pattern, pattern]  # its code changed
+
+
+def test_a_program_using_the_api_keeps_its_re_untouched(tmp_path):
+    code = ("import re, sys\n"
+            "from thresher.dataflow import compress\n"
+            "out = compress(sys.stdin.buffer.read(), command='python -m pytest -v', exit_code=1)\n"
+            "sys.exit(0 if all(type(getattr(re, n, {})) is dict for n in ('_cache', '_cache2'))\n"
+            "         and out.output else 1)\n")
+    with open(EXAMPLE, "rb") as fh:
+        data = fh.read()
+    subprocess.run([sys.executable, "-c", code], input=data, env=_env(tmp_path), check=True)

@@ -53,11 +53,18 @@ def off(subsystem: str) -> bool:
     return master_off() or subsystem in switched_off()
 
 
+ROLLOUT_FILE = "rollout.json"
+"""Under the data home: the measure-first roots (:mod:`thresher.integrations.rollout`)."""
+
+
 def measure_only(cwd: str | None = None) -> bool:
     """True when thresher should measure but emit raw output (for work done in ``cwd``)."""
     if os.environ.get("THRESHER_MEASURE_ONLY", "").strip():
         return _on("THRESHER_MEASURE_ONLY")
     try:
+        from thresher.stores.db import home
+        if not os.path.exists(os.path.join(home(), ROLLOUT_FILE)):
+            return False  # no root was ever recorded (the common case: rollout is not imported)
         from thresher.integrations.rollout import measuring
         return measuring(cwd or os.getcwd())
     except Exception:  # noqa: BLE001 - no readable posture: the install's default, compressing

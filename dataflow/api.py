@@ -10,11 +10,15 @@ import time
 
 from blake3 import blake3
 
-from .contract import Context, clamp_factor, scaled_budget
-from .executor import initial_payload, run_plan
-from .finalize import Emission, finalize
-from .plan import PASSTHROUGH_CLASSES, examine_budget, load_plans
-from .trace import StageLog, Trace
+from . import rxcache
+
+rxcache.prime()  # before the first regex of the engine's modules (they compile at import)
+
+from .contract import Context, clamp_factor, scaled_budget  # noqa: E402
+from .executor import initial_payload, run_plan  # noqa: E402
+from .finalize import Emission, finalize  # noqa: E402
+from .plan import PASSTHROUGH_CLASSES, examine_budget, load_plans  # noqa: E402
+from .trace import StageLog, Trace  # noqa: E402
 
 MAX_INPUT = 64 * 1024 * 1024
 """Inputs larger than this pass through raw (the shell boundary streams them)."""

@@ -13,7 +13,7 @@ every error line found here plus head and tail within the budget, counted by the
 
 from __future__ import annotations
 
-import re
+from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
 from bisect import bisect_right
 
 from .payload import CRITICAL, Payload

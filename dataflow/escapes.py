@@ -4,7 +4,7 @@ shows, so an output without them is the same text, only cheaper to read. Both th
 
 from __future__ import annotations
 
-import re
+from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
 
 SGR_RE = re.compile(r"(?:\x1b\[|\x9b)[0-9;:]*m")
 _ESCAPE = re.compile(r"[\x1b\x80-\x9f]")

@@ -7,7 +7,7 @@ marker lives here, so the executor, the property checks and the stages agree byt
 
 from __future__ import annotations
 
-import re
+from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
 
 FOOTER_PREFIX = "[thresher: "
 

@@ -286,8 +286,7 @@ class _Rules:
     def _regex(self, i: int):
         rx = self.compiled.get(i)
         if rx is None:
-            import re
-            rx = self.compiled[i] = re.compile(self.rows[i][0])
+            rx = self.compiled[i] = _compile(self.rows[i][0])
         return rx
 
     def first(self, text: str) -> str | None:
@@ -300,6 +299,14 @@ class _Rules:
         return None
 
 
+def _compile(pattern: str):
+    """``re.compile(pattern)`` from the compiled-regex cache (``rxcache``, without importing
+    ``re`` when the pattern is in it): only for a command whose text a rule's literal prefilter
+    lets the regex look at."""
+    from .rxcache import compile
+    return compile(pattern)
+
+
 _PROGRAM_PATH = (r"(^|[|;&(]\s*)((?:[A-Za-z_]\w*=\S*\s+)*)[^\s|;&()<>'\"]*/"
                  r"(?=[^\s/|;&()<>'\"]+(?:\s|$))")
 
@@ -309,8 +316,7 @@ def program_basenames(command: str) -> str:
     and of every part after ``|``, ``;``, ``&`` or ``(``, past ``NAME=value`` assignments)."""
     if "/" not in command:
         return command
-    import re  # (cached by ``re`` itself after the first call)
-    return re.sub(_PROGRAM_PATH, r"\1\2", command)
+    return _compile(_PROGRAM_PATH).sub(r"\1\2", command)
 
 
 _MEMBER = r"(?P<member>[^\s|;&<>'\"]+)"
@@ -341,8 +347,7 @@ def _content_mode(command: str):
     if not any(w in command for w in _CONTENT_WORDS):
         return None
     if not _COMPILED:
-        import re
-        _COMPILED["mode"], _COMPILED["archive"] = re.compile(_CONTENT_MODE_RE), re.compile(_ARCHIVE_RE)
+        _COMPILED["mode"], _COMPILED["archive"] = _compile(_CONTENT_MODE_RE), _compile(_ARCHIVE_RE)
     return _COMPILED["mode"].search(command)
 
 
@@ -387,6 +392,9 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
     if plans is not None and _moved(plans.stamps):
         plans = None  # a user stage's module or an installed distribution changed: rebuild
     if plans is None:
+        rx = sys.modules.get(__package__ + ".rxcache")
+        if rx is not None:
+            rx.skip_save()
         from .build import build_all, warm_filters  # control plane: pydantic, yaml, networkx
         usable, untrusted = trusted_only(discover(cwd))
         data = build_all(usable)

@@ -10,7 +10,7 @@ ever compares estimates with estimates (out vs in), so a constant bias cannot fl
 
 from __future__ import annotations
 
-import re
+from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
 
 # One alternation of disjoint character classes, so one scan counts what four separate scans
 # would (letters, digits, punctuation, whitespace runs never overlap): words in pieces of at most 8

@@ -29,11 +29,12 @@ or would rather not touch.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 
-_SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}\Z")
+from thresher import fastjson  # json.loads/dumps without json's import of re (start-up)
+from thresher.dataflow.rxcache import Lazy
+
+SAFE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 SCOPED_THRESHER = ("read", "expand")
 
 
@@ -55,13 +56,18 @@ def session_token(session_id: str) -> str:
     return "cc-" + sha256_hex(session_id)[:12]
 
 
+def safe_id(text: str) -> bool:
+    """1 to 64 characters, each a letter, digit, ``.``, ``_`` or ``-`` (a shell-safe name)."""
+    return 0 < len(text) <= 64 and SAFE_ID_CHARS.issuperset(text)
+
+
 def scope_of(data: dict) -> tuple[str, str] | None:
     """``(session token, agent id)`` of a hook input; ``None`` when no safe scope exists."""
     session = data.get("session_id")
     if not isinstance(session, str) or not session:
         return None
     agent = data.get("agent_id") or ""
-    if agent and (not isinstance(agent, str) or not _SAFE_ID.match(agent)):
+    if agent and (not isinstance(agent, str) or not safe_id(agent)):
         return None  # a subagent we cannot name must not share its parent's scope
     return session_token(session), agent
 
@@ -128,7 +134,7 @@ def _verdict(kind: str, command: str) -> dict:
                                    "permissionDecisionReason": reason}}
 
 
-CHDIR = re.compile(r"(?:\A|[;&|(\s])(?:cd|pushd|popd)(?:\s|\Z|;)")
+CHDIR = Lazy(r"(?:\A|[;&|(\s])(?:cd|pushd|popd)(?:\s|\Z|;)")
 
 
 def _file_rules_allow(texts: list[str], rules: dict, cwd: str, environ: dict,
@@ -190,8 +196,8 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
     if tool_input.get("run_in_background"):
         return None  # a background command's output is read while it runs: never hold it back
     from thresher import switches
-    from .claude_post import RAW_ASKED
-    if switches.disabled() or switches.off("hooks") or RAW_ASKED.search(line):
+    from .claude_post import raw_asked
+    if switches.disabled() or switches.off("hooks") or raw_asked(line):
         return None  # off, or the agent asked for this line's output untouched
     done = rewrite_line(line, scope_of(data))
     if done is None:
@@ -235,17 +241,17 @@ def handle(raw: bytes, environ: dict | None = None) -> str:
     """The hook's stdout for one event ("" for none). Never raises."""
     environ = os.environ if environ is None else environ
     try:
-        data = json.loads(raw)
+        data = fastjson.loads(raw)
         if not isinstance(data, dict):
             return ""
         event = data.get("hook_event_name")
         if event == "PreToolUse":
             answer = pre_tool_use(data, environ)
-            return json.dumps(answer) + "\n" if answer else ""
+            return fastjson.dumps(answer) + "\n" if answer else ""
         if event == "PostToolUse":
             from .claude_post import post_tool_use
             answer = post_tool_use(data, environ)
-            return json.dumps(answer) + "\n" if answer else ""
+            return fastjson.dumps(answer) + "\n" if answer else ""
         if event in SCOPE_EVENTS:
             scope_event(data)
     except Exception:  # noqa: BLE001 - anything unexpected: no output, the call runs untouched

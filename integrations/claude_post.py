@@ -27,7 +27,8 @@ written the answer is not sent (the agent reads the original).
 from __future__ import annotations
 
 import os
-import re
+
+from thresher.dataflow.rxcache import Lazy
 
 MAX_READ = 64 * 1024 * 1024  # the most of a saved output read back (thresher run's capture cap)
 # Commands whose own output is nothing worth a look: they may sit beside the one that speaks.
@@ -35,13 +36,19 @@ QUIET = frozenset("""cd pushd popd export unset set source . alias true false mk
 mv cp ln chmod chown chgrp sleep umask shift trap local declare typeset readonly hash""".split())
 
 
-RAW_ASKED = re.compile(r"(?:\A|[\s;&|(])THRESHER_(?:RAW|DISABLE)=(?![\"']?(?:0|false|no|off)?[\"']?"
+RAW_ASKED = Lazy(r"(?:\A|[\s;&|(])THRESHER_(?:RAW|DISABLE)=(?![\"']?(?:0|false|no|off)?[\"']?"
                        r"(?:\s|\Z))")
+
+
+def raw_asked(line: str) -> bool:
+    """Whether ``line`` sets ``THRESHER_RAW``/``THRESHER_DISABLE`` on (its regex runs, and ``re``
+    is imported, only for a line that names one)."""
+    return "THRESHER_" in line and RAW_ASKED.search(line) is not None
 
 
 def post_command(line: str) -> str | None:
     """The one command whose stdout the agent reads in ``line``, if it is worth compressing."""
-    if RAW_ASKED.search(line):
+    if raw_asked(line):
         return None  # the agent asked for this command's output untouched (see the agent note)
     from thresher.shell.policy import command_name
     from thresher.shell.rewrite import analyze

@@ -16,9 +16,7 @@ file is removed when there was none), otherwise the cleaned file is written and 
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 import sys
 
 EVENTS = {"PreToolUse": "Bash", "PostToolUse": "Bash", "SessionStart": None, "PreCompact": None,
@@ -47,6 +45,19 @@ def project_settings(project: str) -> str:
     return os.path.join(project, ".claude", "settings.json")
 
 
+SHELL_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-")
+"""The characters ``shlex.quote`` leaves unquoted."""
+
+
+def shell_quote(text: str) -> str:
+    """``shlex.quote(text)``, importing ``shlex`` (and its ``re``) only for a text it must quote:
+    the hook writes this install's path into every rewrite."""
+    if text and SHELL_SAFE.issuperset(text):
+        return text
+    import shlex
+    return shlex.quote(text)
+
+
 def runner_words() -> str:
     """This install's ``thresher`` as shell words: its absolute path, quoted.
 
@@ -58,8 +69,8 @@ def runner_words() -> str:
         import shutil
         exe = shutil.which("thresher") or ""
     if exe:
-        return shlex.quote(os.path.abspath(exe))
-    return f"{shlex.quote(sys.executable)} -m thresher"
+        return shell_quote(os.path.abspath(exe))
+    return f"{shell_quote(sys.executable)} -m thresher"
 
 
 def hook_command() -> str:
@@ -79,6 +90,7 @@ def _load(path: str) -> tuple[dict, bytes | None]:
             raw = fh.read()
     except FileNotFoundError:
         return {}, None
+    import json
     try:
         data = json.loads(raw.decode("utf-8") or "{}")
     except (ValueError, UnicodeDecodeError) as exc:
@@ -91,6 +103,7 @@ def _load(path: str) -> tuple[dict, bytes | None]:
 
 
 def _write(path: str, data: dict) -> None:
+    import json
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = path + ".thresher-tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -206,6 +219,7 @@ def uninstall(path: str) -> str:
 
 
 def _load_bytes(raw: bytes) -> dict | None:
+    import json
     try:
         data = json.loads(raw.decode("utf-8") or "{}")
     except (ValueError, UnicodeDecodeError):

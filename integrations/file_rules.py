@@ -23,7 +23,9 @@ over-approximating (any doubt means "could match", hence no rewrite):
 from __future__ import annotations
 
 import os
-import re
+
+from thresher.dataflow.rxcache import Lazy
+from thresher.dataflow.rxcache import re_lazy as re  # imported only when a rule needs a regex
 
 FILE_KINDS = ("Read", "Edit", "Write", "MultiEdit", "NotebookEdit")
 # Commands that read the current folder when given no path operand.
@@ -31,7 +33,7 @@ TREE_READERS = frozenset({"find", "ls", "tree", "du"})
 # Searchers whose first operand is the pattern: with no further operand they read the folder.
 SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 # git reads the work tree (diff, log -p, grep show file contents) whatever its operands.
-GLOB = re.compile(r"[*?\[]")
+GLOB = Lazy(r"[*?\[]")
 
 
 class FilePolicy:

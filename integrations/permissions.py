@@ -32,9 +32,10 @@ the mode's own list would judge a different line).
 
 from __future__ import annotations
 
-import json
 import os
-import re
+
+from thresher import fastjson
+from thresher.dataflow.rxcache import re_lazy as re  # imported only when a rule needs a regex
 
 PROMPT_MODES = frozenset({"default", "acceptEdits"})
 FREE_MODES = frozenset({"bypassPermissions"})
@@ -130,7 +131,7 @@ def load_rules(files: list[str]) -> dict:
     for path in files:
         try:
             with open(path, "rb") as fh:
-                data = json.loads(fh.read() or b"{}")
+                data = fastjson.loads(fh.read() or b"{}")
         except FileNotFoundError:
             continue
         except (OSError, ValueError) as exc:

@@ -43,7 +43,8 @@ def _home() -> str:
 
 
 def _state_path() -> str:
-    return os.path.join(_home(), "rollout.json")
+    from thresher.switches import ROLLOUT_FILE
+    return os.path.join(_home(), ROLLOUT_FILE)
 
 
 def load() -> dict:

@@ -7,7 +7,7 @@ and never rewrites a kept line (the executor would reject it anyway).
 
 from __future__ import annotations
 
-import re
+from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC
 from thresher.dataflow.tokens import estimate

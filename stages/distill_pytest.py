@@ -21,7 +21,7 @@ When the view is still over the graph budget, each failure block is shortened to
 
 from __future__ import annotations
 
-import re
+from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
 from thresher.dataflow.payload import CRITICAL
 

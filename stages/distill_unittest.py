@@ -12,7 +12,7 @@ is missing (a killed or crashed run is never summarised).
 
 from __future__ import annotations
 
-import re
+from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
 from .distill_common import build, critical_flags, over_budget, plural
 

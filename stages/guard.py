@@ -11,7 +11,7 @@ Everything else is declined and continues down the graph.
 
 from __future__ import annotations
 
-import re
+from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
 from thresher.dataflow.payload import CLEANABLE_VERDICTS, Out
 from thresher.dataflow.plan import as_file_read

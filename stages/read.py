@@ -15,7 +15,7 @@ Declines when there is nothing to clean or clip.
 
 from __future__ import annotations
 
-import re
+from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
 from thresher.dataflow.markers import clip
 from thresher.dataflow.payload import IMPORTANT

@@ -8,7 +8,7 @@ passing test row) are then tiered as if the error regex had not matched.
 
 from __future__ import annotations
 
-import re
+from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
 from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
 

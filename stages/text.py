@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import re
+from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
+from thresher.dataflow.rxcache import remembered
 
 ANSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
                      r"|\x1b[@-Z\\-_]|[\x80-\x9f]")
@@ -26,6 +27,7 @@ def skeleton(line: str) -> str:
 
 def _starts_at_beginning(items) -> bool:
     """True when every way through the parsed pattern ``items`` starts with ``^``."""
+    from thresher.dataflow.regex_needles import C as _C  # the parser re.compile uses
     if not items:
         return False
     op, av = items[0]
@@ -38,24 +40,23 @@ def _starts_at_beginning(items) -> bool:
     return False
 
 
-from thresher.dataflow.regex_needles import C as _C  # noqa: E402 - the parser re.compile uses
-from thresher.dataflow.regex_needles import P as _P  # noqa: E402
-from thresher.dataflow.regex_needles import needles  # noqa: E402
-
-
+@remembered  # (parsing a pattern costs about what compiling it does: kept across starts)
 def anchored(pattern: str) -> bool:
     """True when ``pattern`` can only match at the start of a line (every branch opens with
     ``^``); ``False`` when that cannot be told."""
+    from thresher.dataflow.regex_needles import P as _P
     try:
         return _starts_at_beginning(list(_P.parse(pattern)))
     except Exception:  # noqa: BLE001 - unknown parser shape: treat as unanchored (still correct)
         return False
 
 
+@remembered
 def needed_literals(pattern: str) -> "frozenset[str] | None":
     """Case-sensitive literals one of which is in every line ``pattern`` can match (a prefilter:
     a line without any cannot match), or ``None`` when none can be told
     (:func:`thresher.dataflow.regex_needles.needles`)."""
+    from thresher.dataflow.regex_needles import needles
     try:
         found = needles(pattern)
     except Exception:  # noqa: BLE001 - unknown parser shape: no prefilter (still correct)

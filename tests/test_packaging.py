@@ -89,13 +89,15 @@ one already loaded: an editable install preloads ``re``, ``enum`` and ``pathlib`
 start, which a plain ``sys.modules`` diff (or ``-X importtime``) would not see thresher ask for."""
 
 
-def _imports_of(tmp_path, argv: list[str], stdin: bytes = b"") -> tuple[set[str], bytes]:
-    """Modules (and their top-level packages) that ``thresher ARGV`` imports on a warm plan cache,
-    and its stdout."""
+def _imports_of(tmp_path, argv: list[str], stdin: bytes = b"",
+                env: dict | None = None) -> tuple[set[str], bytes]:
+    """Modules (and their top-level packages) that ``thresher ARGV`` imports on a warm plan cache
+    and regex cache, and its stdout."""
     out = tmp_path / "imports.txt"
     cmd = [sys.executable, "-c", RECORD_IMPORTS, str(out), *argv]
-    subprocess.run(cmd, input=stdin, capture_output=True, check=True, cwd=tmp_path)  # warm cache
-    res = subprocess.run(cmd, input=stdin, capture_output=True, check=True, cwd=tmp_path)
+    for _ in range(3):  # the first run builds the plans, the second records the regex cache
+        res = subprocess.run(cmd, input=stdin, capture_output=True, check=True, cwd=tmp_path,
+                             env=env)
     names = set(out.read_text().split())
     return names | {n.split(".")[0] for n in names}, res.stdout
 
@@ -123,21 +125,27 @@ def test_pipe_of_a_tiny_input_imports_no_control_plane_module(tmp_path):
     imported, out = _imports_of(tmp_path, ["pipe", "--cmd", "pytest -v", "--exit-code", "1"],
                                 b"collecting ...\ntests/test_x.py::test_1 FAILED\nE   assert 1 == 2\n")
     assert "thresher.dataflow.executor" in imported
-    unwanted = NEVER_PER_COMMAND + ("json", "shlex")  # no rollout state file: nothing to parse
+    unwanted = NEVER_PER_COMMAND + ("json", "shlex",  # no rollout state file: nothing to parse
+                                    "sqlite3", "datetime",  # the archive opens _sqlite3 (stores.db)
+                                    "re", "enum",  # patterns from the regex cache (rxcache.py)
+                                    "thresher.integrations.rollout")  # no measure-first root
     assert not imported & set(unwanted), sorted(imported & set(unwanted))
     assert b"assert 1 == 2" in out
 
 
 def test_hook_pretooluse_imports_no_engine_and_no_database(tmp_path):
-    """The PreToolUse answer is a rewrite of the command line: no plans, stages or stores."""
+    """The PreToolUse answer is a rewrite of the command line: no plans, stages or stores, and
+    no regex engine while no permission rule needs one (the event is read and the answer written
+    by ``thresher.fastjson``, not ``json``, whose decoder imports ``re`` and so ``enum``)."""
     with open(os.path.join(os.path.dirname(__file__), "hook_payloads", "pre_bash.json"), "rb") as fh:
         payload = json.loads(fh.read())
     payload["cwd"] = str(tmp_path)
-    imported, out = _imports_of(tmp_path, ["hook", "claude"], json.dumps(payload).encode())
+    env = dict(os.environ, HOME=str(tmp_path), CLAUDE_CONFIG_DIR=str(tmp_path / ".claude"))
+    imported, out = _imports_of(tmp_path, ["hook", "claude"], json.dumps(payload).encode(), env)
     assert "thresher.integrations.claude_hook" in imported
     unwanted = NEVER_PER_COMMAND + ("sqlite3", "blake3", "thresher.dataflow.plan",
                                     "thresher.dataflow.executor", "thresher.stores.db",
-                                    "thresher.cmd_run")
+                                    "thresher.cmd_run", "re", "enum", "json", "shlex")
     assert not imported & set(unwanted), sorted(imported & set(unwanted))
     assert b"thresher" in out and b"run" in out  # it did answer with the rewrite
 

@@ -49,7 +49,7 @@ def run(payload, params, ctx):
         parts = ", ".join(f"{totals[name]} {name}" for _, name in _KINDS if totals.get(name))
         noun = "line" if dropped == 1 else "lines"
         summaries[keep.index(False)] = f"[thresher: {dropped} {noun} not shown ({parts})]"
-    passing_rows.fold(_pass_rows(lines, crit), keep, summaries, "--- PASS rows")
+    passing_rows.fold(_pass_rows(lines, crit), keep, summaries)
     return build(payload, keep, summaries)
 
 
@@ -62,7 +62,7 @@ def _pass_rows(lines, crit: list[bool]) -> list:
     rows, pending = [], []
     for i, line in enumerate(lines):
         if m := PACKAGE_RE.match(line):
-            rows.extend(passing_rows.Row(k, m["pkg"]) for k in pending)
+            rows.extend(passing_rows.Row(k, f"--- PASS rows of {m['pkg']}") for k in pending)
             pending = []
         elif (m := PASS_ROW_RE.match(line)) and not crit[i]:
             nxt = lines[i + 1] if i + 1 < len(lines) else ""

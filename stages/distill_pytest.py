@@ -39,14 +39,17 @@ HEADER_RE = re.compile(
     r"collect(?:ing|ed) (?!.*\berrors?\b).*|bringing up nodes\.\.\.|created: \d+/\d+ workers?|"
     r"\d+ workers? \[\d+ items?\]|\[gw\d+\] \w+ Python [\d.]+ .*|gw\d+ (?:\[\d+\]|I|C|ok)(?: / gw\d+ .*)?)$")
 PROGRESS_RE = re.compile(
-    r"^(?:\S+\.\w+(?:::\S+)? ?)?(?P<marks>[.sxXFE]+) *(?:\[\s*\d+%\]|\[\s*\d+/\s*\d+\])?$")
+    r"^(?:\S+\.\w+(?:::\S+)? )?(?P<marks>[.sxXFE]+) *(?:\[\s*\d+%\]|\[\s*\d+/\s*\d+\])?$")
+# (the space after the file is required: without it, xdist's `file::test_keys ` announce line
+# read as the file and one `s` mark)
 # The test function is the id's run up to its first `[`, holding a `::` with a character after it
 # (checked by the lookahead): `\S+::[^\s\[]+` split a long run of colons in n^2 ways.
 # A verbose row: the file is the run before the first `::`; the test id runs to the verdict (it may
 # hold spaces: parametrize ids), then the progress column (`[ 42%]`, or `[ 12/300]` by count).
 _PROGRESS_COL = r"(?: +\[\s*\d+(?:%|/\s*\d+)\])?"
-PASSED_ROW_RE = re.compile(r"^(?P<id>(?P<file>[^\s:]+)::\S.*) (?:SUB)?PASSED" + _PROGRESS_COL + r" *$")
-XDIST_PASSED_RE = re.compile(r"^\[gw\d+\]" + _PROGRESS_COL + r" (?:SUB)?PASSED (?P<id>(?P<file>[^\s:]+)::\S.*)$")
+PASSED_ROW_RE = re.compile(r"^(?P<id>(?P<file>[^\s:]+)::\S.*) (?P<v>(?:SUB)?PASSED)" + _PROGRESS_COL + r" *$")
+XDIST_PASSED_RE = re.compile(r"^\[gw\d+\]" + _PROGRESS_COL +
+                             r" (?P<v>PASSED|SUBPASSED(?:\([^()]*\))?) (?P<id>(?P<file>[^\s:]+)::\S.*)$")
 ANNOUNCE_RE = re.compile(r"^(?P<id>[^\s:]+::\S.*?) $")
 CARET_RE = re.compile(r"^\s*\^+\s*$")
 DOCS_RE = re.compile(r"^-- Docs: https://docs\.pytest\.org/\S*$")
@@ -128,7 +131,7 @@ def _fold_passing(lines, crit: list[bool], keep: list[bool], start: int, summari
     """Verbose runs: per test file, its first PASSED row stays and the others go, counted.
 
     Rows are ``file::id PASSED [ n%]`` and xdist's ``[gwN] [ n%] PASSED file::id`` (whose
-    ``file::id `` announce line goes with it). Every other row (FAILED, ERROR, SKIPPED, XFAIL, XPASS)
+    ``file::id `` announce line goes with it); SUBPASSED rows of subtests are counted apart. Every other row (FAILED, ERROR, SKIPPED, XFAIL, XPASS)
     and every critical line stays where it is; see :mod:`passing_rows`.
     """
     announced: dict[str, int] = {}
@@ -143,8 +146,9 @@ def _fold_passing(lines, crit: list[bool], keep: list[bool], start: int, summari
         if crit[i]:
             continue
         a = announced.pop(m["id"].rstrip(), None)
-        rows.append(passing_rows.Row(i, m["file"], () if a is None or crit[a] else (a,)))
-    passing_rows.fold(rows, keep, summaries, "PASSED rows")
+        verdict = "SUBPASSED" if m["v"].startswith("SUB") else "PASSED"   # subtests count apart
+        rows.append(passing_rows.Row(i, f"{verdict} rows of {m['file']}", () if a is None or crit[a] else (a,)))
+    passing_rows.fold(rows, keep, summaries)
 
 
 def _condense(lines, crit: list[bool], keep: list[bool], start: int, final: int) -> tuple[int, int]:

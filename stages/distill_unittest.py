@@ -77,11 +77,11 @@ def _fold_rows(lines, crit: list[bool], keep: list[bool], summaries: dict[int, s
         if crit[i]:
             continue
         if m := OK_ROW_RE.match(line):
-            rows.append(passing_rows.Row(i, _group(m)))
+            rows.append(passing_rows.Row(i, f"ok rows of {_group(m)}"))
         elif (i > 0 and DOC_OK_RE.match(line) and not crit[i - 1] and not OK_ROW_RE.match(line)
               and (m := NAME_LINE_RE.match(lines[i - 1]))):
-            rows.append(passing_rows.Row(i, _group(m), (i - 1,)))
-    passing_rows.fold(rows, keep, summaries, "ok rows")
+            rows.append(passing_rows.Row(i, f"ok rows of {_group(m)}", (i - 1,)))
+    passing_rows.fold(rows, keep, summaries)
 
 
 def distill(payload, budget: dict | None = None):

@@ -21,16 +21,17 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Row:
-    """One passing row: its verdict line, its group, and the earlier lines that go with it."""
+    """One passing row: its verdict line, its group's label (``PASSED rows of tests/test_x.py``:
+    what the counted line names), and the earlier lines that go with it."""
     at: int
     group: str
     companions: tuple[int, ...] = field(default_factory=tuple)
 
 
-def fold(rows: list[Row], keep: list[bool], summaries: dict[int, str], what: str) -> int:
+def fold(rows: list[Row], keep: list[bool], summaries: dict[int, str]) -> int:
     """Fold ``rows`` (in line order) per group; update ``keep`` and ``summaries`` in place.
 
-    ``what`` names the rows in the counted line (``"PASSED rows"``). Returns how many rows went.
+    Returns how many rows went.
     The counted line goes just after the group's first row (after the first free index when another
     summary already sits there: the lines in between are dropped ones).
     """
@@ -49,6 +50,6 @@ def fold(rows: list[Row], keep: list[bool], summaries: dict[int, str], what: str
         for row in members[1:]:
             for i in (row.at, *row.companions):
                 keep[i] = False
-        summaries[at] = f"[thresher: {len(members) - 1} more {what} of {group} not shown]"
+        summaries[at] = f"[thresher: {len(members) - 1} more {group} not shown]"
         folded += len(members) - 1
     return folded

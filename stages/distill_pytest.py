@@ -4,9 +4,9 @@ Kept byte-exact: the FAILURES and ERRORS sections, the warnings summary, the sho
 info, ``!!! Interrupted``/``stopping after`` lines, progress lines that show an ``F`` or ``E``, and
 the final counts line. Dropped: the session header (platform, rootdir, plugins, collected …) and
 progress lines made only of passing/skipped/xfail marks, replaced by one summary line with the
-exact counts read from the dropped lines. The one-row-per-test lines of ``-v`` are what the user
-asked for and stay; only runs of 3+ PASSED rows of one parametrized test fold to their first row
-and a counted line.
+exact counts read from the dropped lines. Of the one-row-per-test lines of ``-v`` (and xdist's
+``[gw0] [ 5%] PASSED …`` form), every row that is not a pass stays where it is; the PASSED rows of
+each test file fold to the file's first one and a counted line (:mod:`passing_rows`).
 
 Native tracebacks (``--tb=native``; pytest 9 prints its whole call chain there) lose the frames in
 pytest's and pluggy's own code: each run of them becomes one counted line (not with
@@ -25,7 +25,7 @@ from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start
 
 from thresher.dataflow.payload import CRITICAL
 
-from . import distill_unittest
+from . import distill_unittest, passing_rows
 from .distill_common import build, critical_flags, has_flag, over_budget, plural
 
 COUNTS_RE = re.compile(
@@ -39,10 +39,18 @@ HEADER_RE = re.compile(
     r"collect(?:ing|ed) (?!.*\berrors?\b).*|bringing up nodes\.\.\.|created: \d+/\d+ workers?|"
     r"\d+ workers? \[\d+ items?\]|\[gw\d+\] \w+ Python [\d.]+ .*|gw\d+ (?:\[\d+\]|I|C|ok)(?: / gw\d+ .*)?)$")
 PROGRESS_RE = re.compile(
-    r"^(?:\S+\.\w+(?:::\S+)? ?)?(?P<marks>[.sxXFE]+) *(?:\[\s*\d+%\]|\[\s*\d+/\s*\d+\])?$")
+    r"^(?:\S+\.\w+(?:::\S+)? )?(?P<marks>[.sxXFE]+) *(?:\[\s*\d+%\]|\[\s*\d+/\s*\d+\])?$")
+# (the space after the file is required: without it, xdist's `file::test_keys ` announce line
+# read as the file and one `s` mark)
 # The test function is the id's run up to its first `[`, holding a `::` with a character after it
 # (checked by the lookahead): `\S+::[^\s\[]+` split a long run of colons in n^2 ways.
-PARAM_ROW_RE = re.compile(r"^(?P<func>(?=[^\s\[]*::[^\s\[])[^\s\[]+)\[.*\] PASSED *(?:\[\s*\d+%\])?$")
+# A verbose row: the file is the run before the first `::`; the test id runs to the verdict (it may
+# hold spaces: parametrize ids), then the progress column (`[ 42%]`, or `[ 12/300]` by count).
+_PROGRESS_COL = r"(?: +\[\s*\d+(?:%|/\s*\d+)\])?"
+PASSED_ROW_RE = re.compile(r"^(?P<id>(?P<file>[^\s:]+)::\S.*) (?P<v>(?:SUB)?PASSED)" + _PROGRESS_COL + r" *$")
+XDIST_PASSED_RE = re.compile(r"^\[gw\d+\]" + _PROGRESS_COL +
+                             r" (?P<v>PASSED|SUBPASSED(?:\([^()]*\))?) (?P<id>(?P<file>[^\s:]+)::\S.*)$")
+ANNOUNCE_RE = re.compile(r"^(?P<id>[^\s:]+::\S.*?) $")
 CARET_RE = re.compile(r"^\s*\^+\s*$")
 DOCS_RE = re.compile(r"^-- Docs: https://docs\.pytest\.org/\S*$")
 BLOCK_HEAD_RE = re.compile(r"^_{3,} .+ _{3,}$|^_ .+ _$")
@@ -76,7 +84,7 @@ def _progress_outcomes(line: str) -> dict[str, int] | None:
     """Counts of a droppable progress line (no failure in it), or ``None`` to keep the line.
 
     Only lines of marks are progress: the one-row-per-test lines of ``-v`` are what the user asked
-    for, so they are never dropped here (parametrized runs of them fold, see ``_fold_params``).
+    for, so they are never dropped here (passing ones fold per file, see ``_fold_passing``).
     """
     m = PROGRESS_RE.match(line)
     if m is None or "F" in m.group("marks") or "E" in m.group("marks"):
@@ -119,30 +127,28 @@ def _run_region(lines, crit: list[bool], final: int):
     return keep, totals, dropped, first, final
 
 
-def _fold_params(lines, crit: list[bool], keep: list[bool], start: int) -> dict[int, str]:
-    """Verbose runs: fold runs of PASSED rows of one parametrized test to its first row.
+def _fold_passing(lines, crit: list[bool], keep: list[bool], start: int, summaries: dict[int, str]) -> None:
+    """Verbose runs: per test file, its first PASSED row stays and the others go, counted.
 
-    Every test function keeps at least one row; the summary names the function and the exact
-    number of parameter cases not shown (the rows are the answer of ``-v``, so only exact repeats
-    of one function's outcome are folded).
+    Rows are ``file::id PASSED [ n%]`` and xdist's ``[gwN] [ n%] PASSED file::id`` (whose
+    ``file::id `` announce line goes with it); SUBPASSED rows of subtests are counted apart. Every other row (FAILED, ERROR, SKIPPED, XFAIL, XPASS)
+    and every critical line stays where it is; see :mod:`passing_rows`.
     """
-    summaries: dict[int, str] = {}
-    i = 0
-    while i < start:
-        m = PARAM_ROW_RE.match(lines[i])
-        if not m or crit[i]:
-            i += 1
+    announced: dict[str, int] = {}
+    rows = []
+    for i in range(start):
+        line = lines[i]
+        m = PASSED_ROW_RE.match(line) or XDIST_PASSED_RE.match(line)
+        if m is None:
+            if a := ANNOUNCE_RE.match(line):
+                announced[a["id"]] = i
             continue
-        j = i + 1
-        while j < start and not crit[j] and (n := PARAM_ROW_RE.match(lines[j])) and n.group("func") == m.group("func"):
-            j += 1
-        if j - i >= 3:
-            for k in range(i + 1, j):
-                keep[k] = False
-            summaries[i + 1] = (f"[thresher: {j - i - 1} more PASSED rows of "
-                                f"{m.group('func')}[...] not shown]")
-        i = j
-    return summaries
+        if crit[i]:
+            continue
+        a = announced.pop(m["id"].rstrip(), None)
+        verdict = "SUBPASSED" if m["v"].startswith("SUB") else "PASSED"   # subtests count apart
+        rows.append(passing_rows.Row(i, f"{verdict} rows of {m['file']}", () if a is None or crit[a] else (a,)))
+    passing_rows.fold(rows, keep, summaries)
 
 
 def _condense(lines, crit: list[bool], keep: list[bool], start: int, final: int) -> tuple[int, int]:
@@ -206,8 +212,8 @@ def run(payload, params, ctx):
     summaries = {first: _summary(dropped, totals)} if dropped else {}
     if not has_flag(payload.argv, FULL_TRACE_RE):
         summaries.update(_fold_internal_frames(payload, keep, start, final))
-    if params["fold_params"]:
-        summaries.update(_fold_params(lines, crit, keep, start))
+    if params["fold_passing"]:
+        _fold_passing(lines, crit, keep, start, summaries)
     view = [line for line, k in zip(lines, keep) if k]
     if (params["condense_over_budget"] and over_budget(view, ctx.budget)
             and not has_flag(payload.argv, LONG_TB_RE)):

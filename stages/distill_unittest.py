@@ -3,17 +3,21 @@
 unittest prints a line of marks (``.`` ok, ``s`` skipped, ``x`` expected failure, ``u`` unexpected
 success, ``F``/``E`` failure/error), or with ``-v`` one ``name (module.Class.name) ... ok`` row per
 test, then one block per failure or error, then ``Ran N tests in Xs`` and ``OK``/``FAILED (...)``.
-Lines made only of passing marks go, replaced by one summary line with the exact counts; ``-v``
-rows are what the user asked for and stay. Over the graph budget, the ``=====``/``-----`` rules
-framing each ``FAIL:``/``ERROR:`` block (and the blank line before each block) go too, counted, so
-the budget trim never has to cut into the tracebacks themselves. Declines when the closing ``Ran N tests`` + result pair
-is missing (a killed or crashed run is never summarised).
+Lines made only of passing marks go, replaced by one summary line with the exact counts. Of the
+``-v`` rows, every one that is not ``ok`` (FAIL, ERROR, ``skipped '…'``, ``expected failure``,
+``unexpected success``, or a row a test printed into) stays where it is; the ``ok`` rows of each
+test module fold to the module's first one and a counted line (:mod:`passing_rows`). Over the
+graph budget, the ``=====``/``-----`` rules framing each ``FAIL:``/``ERROR:`` block (and the blank
+line before each block) go too, counted, so the budget trim never has to cut into the tracebacks
+themselves. Declines when the closing ``Ran N tests`` + result pair is missing (a killed or
+crashed run is never summarised).
 """
 
 from __future__ import annotations
 
 from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
+from . import passing_rows
 from .distill_common import build, critical_flags, over_budget, plural
 
 RAN_RE = re.compile(r"^Ran \d+ tests? in [\d.]+s$")
@@ -21,6 +25,12 @@ RESULT_RE = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \(.*\))?$")
 MARKS_RE = re.compile(r"^[.sxu]+$")
 BLOCK_HEAD_RE = re.compile(r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): \S")
 RULE_RE = re.compile(r"^(?:={20,}|-{20,})$")
+# a -v row: `test_x (module.Class.test_x) ... ok` (Python 3.11+; before, `(module.Class)`); with a
+# docstring the name is alone on its line and the docstring's first line carries the verdict
+ROW_NAME = r"(?P<name>\w+) \((?P<where>\w+(?:\.\w+)*)\)"
+OK_ROW_RE = re.compile(r"^" + ROW_NAME + r" \.\.\. ok$")
+NAME_LINE_RE = re.compile(r"^" + ROW_NAME + r"$")
+DOC_OK_RE = re.compile(r"^\S.* \.\.\. ok$")
 
 _MARKS = {".": "passed", "s": "skipped", "x": "expected failures", "u": "unexpected successes"}
 
@@ -52,6 +62,28 @@ def _drop_rules(lines, crit: list[bool], keep: list[bool]) -> int:
     return cut
 
 
+def _group(m: re.Match) -> str:
+    """The module of a row: ``(module.Class)``, or ``(module.Class.name)`` on Python 3.11+."""
+    where, name = m["where"], m["name"]
+    if where.endswith("." + name):
+        where = where[:-len(name) - 1]
+    return where.rsplit(".", 1)[0] if "." in where else where
+
+
+def _fold_rows(lines, crit: list[bool], keep: list[bool], summaries: dict[int, str]) -> None:
+    """-v runs: per test module, its first ``... ok`` row stays, the others go (counted)."""
+    rows = []
+    for i, line in enumerate(lines):
+        if crit[i]:
+            continue
+        if m := OK_ROW_RE.match(line):
+            rows.append(passing_rows.Row(i, f"ok rows of {_group(m)}"))
+        elif (i > 0 and DOC_OK_RE.match(line) and not crit[i - 1] and not OK_ROW_RE.match(line)
+              and (m := NAME_LINE_RE.match(lines[i - 1]))):
+            rows.append(passing_rows.Row(i, f"ok rows of {_group(m)}", (i - 1,)))
+    passing_rows.fold(rows, keep, summaries)
+
+
 def distill(payload, budget: dict | None = None):
     """:func:`run` without params (distill-pytest hands over output that has no pytest shape)."""
     lines = payload.lines
@@ -70,6 +102,7 @@ def distill(payload, budget: dict | None = None):
     if dropped:
         parts = ", ".join(f"{totals[k]} {k}" for k in _MARKS.values() if totals.get(k))
         summaries[keep.index(False)] = f"[thresher: {plural(dropped, 'progress line')} not shown ({parts})]"
+    _fold_rows(lines, crit, keep, summaries)
     if budget and over_budget([line for line, k in zip(lines, keep) if k], budget):
         before = keep.copy()
         rules = _drop_rules(lines, crit, keep)

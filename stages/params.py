@@ -89,14 +89,14 @@ class FilterParams(_Params):
 
 class DistillPytestParams(_Params):
     """distill-pytest: pytest runs."""
-    fold_params: bool = Field(True, description="verbose: fold 3+ PASSED rows of one parametrized "
-                              "test to its first row and a counted summary")
+    fold_passing: bool = Field(True, description="verbose: the PASSED rows of each test file fold to "
+                               "its first one and a counted line (every other row stays)")
     condense_over_budget: bool = Field(
         True, description="over budget, shorten failure blocks to header, > and E lines, locations")
 
 
 class DistillUnittestParams(_Params):
-    """distill-unittest: unittest runs (no settings: -v rows always stay)."""
+    """distill-unittest: unittest runs (no settings)."""
 
 
 class DistillGitStatusParams(_Params):

@@ -35,10 +35,11 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "keeps, replaces or short-circuits lines; critical lines never dropped or altered",
            emits_summaries=True),
     _entry("distill-pytest", "distill", "distill_pytest", "DistillPytestParams",
-           "pytest: drop the session header and passing progress (counted); keep failures, "
-           "errors, warnings and the final counts line byte-exact", emits_summaries=True),
+           "pytest: drop the session header and passing progress (counted), fold -v PASSED rows per "
+           "file (counted); keep failures, errors, warnings and the final counts line byte-exact", emits_summaries=True),
     _entry("distill-unittest", "distill", "distill_unittest", "DistillUnittestParams",
-           "unittest: drop passing progress dots (counted); keep failures and the Ran/OK lines",
+           "unittest: drop passing progress dots (counted), fold -v ok rows per module (counted); "
+           "keep failures and the Ran/OK lines",
            emits_summaries=True),
     _entry("distill-npm", "distill", "distill_npm", "DistillNpmParams",
            "npm/pnpm/yarn: drop deprecation, funding and progress lines and passing tests (counted); "
@@ -123,7 +124,8 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            emits_summaries=True),
     _entry("distill-go", "distill", "distill_go", "DistillGoParams",
            "go test/build/vet: drop === RUN banners, [no test files] rows and module downloads "
-           "(counted); keep failures, panics, ok/FAIL lines and diagnostics", emits_summaries=True),
+           "(counted), fold -v --- PASS rows per package (counted); keep failures, panics, ok/FAIL "
+           "lines and diagnostics", emits_summaries=True),
     _entry("distill-build", "distill", "distill_build", "DistillBuildParams",
            "make/gcc/clang/cmake: drop directory changes and build progress (counted); keep "
            "commands and diagnostics; over budget drop code snippets",

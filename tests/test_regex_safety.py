@@ -213,7 +213,7 @@ def test_collection_finds_the_regexes_the_issue_named():
     names = {s[0] for s in module_patterns()}
     for want in ("stages.anomaly.NUM_RE", "stages.distill_prose._SENTENCE",
                  "stages.diagnostics.RUST_SNIPPET_RE", "stages.diagnostics.GUTTER_RE",
-                 "stages.distill_pytest.PARAM_ROW_RE", "stages.distill_pip._QUOTED",
+                 "stages.distill_pytest.PASSED_ROW_RE", "stages.distill_pip._QUOTED",
                  "stages.distill_env._SECRET_VALUE"):
         assert want in names
     assert set(MATCH_ONLY) <= names

@@ -16,16 +16,16 @@ A group with fewer than three passing rows is left whole (the counted line would
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
-
-@dataclass
 class Row:
     """One passing row: its verdict line, its group's label (``PASSED rows of tests/test_x.py``:
-    what the counted line names), and the earlier lines that go with it."""
-    at: int
-    group: str
-    companions: tuple[int, ...] = field(default_factory=tuple)
+    what the counted line names), and the earlier lines that go with it. (A plain class:
+    ``dataclasses`` would import ``re`` and ``inspect`` on every ``pipe`` of a test run.)"""
+
+    __slots__ = ("at", "group", "companions")
+
+    def __init__(self, at: int, group: str, companions: tuple[int, ...] = ()) -> None:
+        self.at, self.group, self.companions = at, group, companions
 
 
 def fold(rows: list[Row], keep: list[bool], summaries: dict[int, str]) -> int:

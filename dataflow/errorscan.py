@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 from .payload import CRITICAL, Payload
 
@@ -91,38 +92,53 @@ def candidate_mask(lines: "tuple[str, ...] | list[str]", words: "tuple[str, ...]
     """Indices of the lines that hold one of ``words`` once lower-cased (``words`` are lower-case;
     ``fold=False``: as written), or start with one of the characters ``firsts``: a superset of the
     lines a pattern needing one of them can match. ``None`` when the lower-cased text does not
-    split into the same lines. Lines are joined a chunk at a time, one ``str.find`` pass per word
-    per chunk; the answer is one byte per line (1: a candidate)."""
-    found = bytearray(len(lines))
-    if firsts:
-        for i, line in enumerate(lines):
-            if line[:1] in firsts:
-                found[i] = 1
+    split into the same lines. The answer is one byte per line (1: a candidate)."""
+    return candidate_masks(lines, [(words, firsts, fold)])[0]
+
+
+def candidate_masks(lines: "tuple[str, ...] | list[str]",
+                    wants: "list[tuple[tuple[str, ...], str, bool]]") -> "list[bytearray | None]":
+    """:func:`candidate_mask` for each ``(words, firsts, fold)`` of ``wants``, in one pass: lines
+    are joined a chunk at a time (lower-cased once, when a want folds), one ``str.find`` pass per
+    word per chunk."""
+    masks: "list[bytearray | None]" = [bytearray(len(lines)) for _ in wants]
+    for (_words, firsts, _fold), found in zip(wants, masks):
+        if firsts:
+            for i, line in enumerate(lines):
+                if line[:1] in firsts:
+                    found[i] = 1
+    folds = any(fold for _w, _f, fold in wants)
     for base in range(0, len(lines), _CHUNK_LINES):
         part = lines[base:base + _CHUNK_LINES]
-        low = "\n".join(part)
-        if fold:
-            low = low.lower()
-        starts, pos = [], 0
-        if not fold or low.isascii():
-            for line in part:
-                starts.append(pos)
-                pos += len(line) + 1
-        else:  # lower-casing may change a line's length (U+0130 becomes two characters)
+        text = "\n".join(part)
+        starts = list(accumulate((len(line) + 1 for line in part), initial=0))
+        low, low_starts = (text.lower() if folds else ""), starts
+        if folds and not low.isascii():  # lower-casing may change a line's length (U+0130)
             low_lines = low.split("\n")
-            if len(low_lines) != len(part):
-                return None
-            for line in low_lines:
-                starts.append(pos)
-                pos += len(line) + 1
-        n = len(starts)
-        for word in words:
-            i = low.find(word)
-            while i >= 0:
-                k = bisect_right(starts, i) - 1
-                found[base + k] = 1
-                i = low.find(word, starts[k + 1]) if k + 1 < n else -1
-    return found
+            low_starts = None if len(low_lines) != len(part) else \
+                list(accumulate((len(line) + 1 for line in low_lines), initial=0))
+        for k, (words, _firsts, fold) in enumerate(wants):
+            found = masks[k]
+            if found is None:
+                continue
+            hay, at = (low, low_starts) if fold else (text, starts)
+            if at is None:
+                masks[k] = None
+                continue
+            _mark(hay, at, words, found, base)
+    return masks
+
+
+def _mark(hay: str, starts: list[int], words, found: bytearray, base: int) -> None:
+    """Set ``found[base + k]`` for each line ``k`` of ``hay`` (line ``k`` starts at ``starts[k]``;
+    ``starts`` ends with the text's length + 1) that holds one of ``words``."""
+    n = len(starts) - 1
+    for word in words:
+        i = hay.find(word)
+        while i >= 0:
+            k = bisect_right(starts, i) - 1
+            found[base + k] = 1
+            i = hay.find(word, starts[k + 1]) if k + 1 < n else -1
 
 
 def error_candidates(lines: "tuple[str, ...] | list[str]") -> "bytearray | None":

@@ -22,6 +22,8 @@ Declines when the log is within budget, when it has too few repeats to be worth 
 from __future__ import annotations
 
 import re
+from itertools import chain
+from operator import itemgetter
 
 from .distill_common import build, critical_flags, over_budget
 from .distill_jsonl import records as jsonl_records
@@ -72,11 +74,42 @@ class Templates:
         self.memo: dict[tuple[str, bool], str] = {}
 
     def __call__(self, line: str, critical: bool) -> str:
-        key = (line.translate(_ONES), critical)
+        return self.of_shape(line.translate(_ONES), critical)
+
+    def of_shape(self, shape: str, critical: bool) -> str:
+        """The template of a line whose digit shape (``line.translate(_ONES)``) is ``shape``."""
+        key = (shape, critical)
         t = self.memo.get(key)
         if t is None:
-            t = self.memo[key] = template(key[0], critical)
+            t = self.memo[key] = template(shape, critical)
         return t
+
+
+_CHUNK = 4096
+
+
+def digit_shapes(lines):
+    """``line.translate(_ONES)`` for every line, in order, translated a chunk of lines at a time
+    (one ``str.translate`` call per line costs more than the translation itself)."""
+    for base in range(0, len(lines), _CHUNK):
+        part = lines[base:base + _CHUNK]
+        shapes = "\n".join(part).translate(_ONES).split("\n")
+        yield from (shapes if len(shapes) == len(part) else (line.translate(_ONES) for line in part))
+
+
+def masked_times(lines, indices) -> dict[int, str]:
+    """``TIMESTAMP_RE.sub("<ts>", lines[i])`` for each of ``indices``, in one ``sub`` per chunk of
+    lines (no part of the pattern matches a newline, and a newline is a non-word character like
+    a line's ends, so the joined result splits back into the per-line results)."""
+    indices = sorted(indices)
+    out: dict[int, str] = {}
+    for base in range(0, len(indices), _CHUNK):
+        part = indices[base:base + _CHUNK]
+        done = TIMESTAMP_RE.sub("<ts>", "\n".join(lines[i] for i in part)).split("\n")
+        if len(done) != len(part):
+            done = [TIMESTAMP_RE.sub("<ts>", lines[i]) for i in part]
+        out.update(zip(part, done))
+    return out
 
 
 LOW_CARDINALITY = 8
@@ -104,28 +137,32 @@ def refine(groups: dict[str, list[int]], blocks, lines) -> dict[str, list[int]]:
         if not kinds:
             out[key] = members
             continue
+        pick, cut = itemgetter(*kinds), kinds[-1] + 1   # (the fields after the last not split)
         for b in members:
-            r = lines[blocks[b][0]].split()
-            out.setdefault(key + "\0" + " ".join(r[pos] for pos in kinds), []).append(b)
+            got = pick(lines[blocks[b][0]].split(None, cut))
+            out.setdefault(key + "\0" + (got if len(kinds) == 1 else " ".join(got)), []).append(b)
     return out
 
 
 def _kind_fields(members: list[int], blocks, lines) -> list[int]:
     """The field positions of :func:`refine` that name a kind in this group. One pass, in memory
-    bounded by the fields: a position is dropped once it has more than LOW_CARDINALITY values."""
+    bounded by the fields: a position is dropped once it has more than LOW_CARDINALITY values
+    (rows are split and their columns added a chunk of rows at a time)."""
     width, values, live = 1 << 30, None, set()
-    for b in members:
-        row = lines[blocks[b][0]].split()
+    for base in range(0, len(members), _CHUNK):
+        rows = [lines[blocks[b][0]].split() for b in members[base:base + _CHUNK]]
         if values is None:
-            values, live = [set() for _ in row], set(range(len(row)))
-        if len(row) < width:
-            width = len(row)
+            values, live = [set() for _ in rows[0]], set(range(len(rows[0])))
+        shortest = min(map(len, rows))
+        if shortest < width:
+            width = shortest
             live = {pos for pos in live if pos < width}
-        for pos in tuple(live):
-            seen = values[pos]
-            seen.add(row[pos])
-            if len(seen) > LOW_CARDINALITY:
-                live.discard(pos)
+        for pos, column in enumerate(zip(*rows)):
+            if pos in live:
+                seen = values[pos]
+                seen.update(column)
+                if len(seen) > LOW_CARDINALITY:
+                    live.discard(pos)
     return [pos for pos in sorted(live) if values is not None
             and 1 < len(values[pos]) and len(values[pos]) * KIND_REPEATS <= len(members)
             and not any(_TIME_FIELD.search(v) for v in values[pos])]
@@ -156,14 +193,17 @@ def run(payload, params, ctx):
     crit = critical_flags(payload)
     blocks = _blocks(lines, crit)
     groups: dict[str, list[int]] = {}
-    shape = Templates()
+    shape, shapes, origin, failed = Templates(), digit_shapes(lines), payload.origin, payload.failed
     for b, (start, end) in enumerate(blocks):
-        if payload.origin[start] < 0 or (payload.failed and crit[start]):
+        first = last = next(shapes)
+        for _ in range(end - start - 1):
+            last = next(shapes)
+        if origin[start] < 0 or (failed and crit[start]):
             key = f"#{b}"   # a summary line of an earlier stage, or an error on failure: alone
         else:   # a multi-line entry (a stack trace) is also told apart by its last line
-            key = shape(lines[start], crit[start])
+            key = shape.of_shape(first, crit[start])
             if end - start > 1:
-                key += "\n" + shape(lines[end - 1], crit[end - 1])
+                key += "\n" + shape.of_shape(last, crit[end - 1])
         groups.setdefault(key, []).append(b)
     groups = refine(groups, blocks, lines)
     if len(groups) > params["max_template_share"] * len(blocks):
@@ -176,12 +216,15 @@ def run(payload, params, ctx):
             shown.add(b - 1)   # the entry just before an error: what led to it
     # every error/warning entry whole (job 77 *and* job 233 failed) when they all fit in a share of
     # the budget; folded by template only when there are too many of them
-    seen = {_text(lines, blocks[b]) for b in shown}
+    hurt = [b for b, (start, end) in enumerate(blocks) if b not in shown and any(crit[start:end])]
+    timeless = masked_times(lines, (i for b in chain(shown, hurt) for i in range(*blocks[b])))
+    seen = {_text(timeless, blocks[b]) for b in shown}
     errors = set()
-    for b, (start, end) in enumerate(blocks):   # an exact repeat (but for its time) adds nothing
-        if b not in shown and any(crit[start:end]) and _text(lines, blocks[b]) not in seen:
+    for b in hurt:   # an exact repeat (but for its time) adds nothing
+        text = _text(timeless, blocks[b])
+        if text not in seen:
             errors.add(b)
-            seen.add(_text(lines, blocks[b]))
+            seen.add(text)
     if errors:
         wider = _view(payload, blocks, groups, shown | errors, crit)
         room = {"max_lines": ctx.budget.get("max_lines", 1 << 30) * ERRORS_SHARE,
@@ -191,9 +234,9 @@ def run(payload, params, ctx):
     return _view(payload, blocks, groups, shown, crit)
 
 
-def _text(lines, block: tuple[int, int]) -> tuple[str, ...]:
-    """The lines of ``block`` with their timestamps masked."""
-    return tuple(TIMESTAMP_RE.sub("<ts>", lines[i]) for i in range(*block))
+def _text(timeless: dict[int, str], block: tuple[int, int]) -> tuple[str, ...]:
+    """The lines of ``block`` with their timestamps masked (``timeless``: :func:`masked_times`)."""
+    return tuple(timeless[i] for i in range(*block))
 
 
 def _view(payload, blocks, groups, shown: set[int], crit: list[bool]):

@@ -55,7 +55,7 @@ def estimate_utf8(raw: bytes) -> int:
 def _estimate(text: str) -> int:
     if not text:
         return 0
-    n = len(_TOKEN.findall(text))
+    n = _TOKEN.subn("", text)[1]   # counts the matches without a list of their strings (-1/3)
     if text.isascii():
         return n
     # Non-ASCII letters are often several tokens each; count the excess bytes conservatively.

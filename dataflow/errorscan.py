@@ -102,25 +102,23 @@ def candidate_masks(lines: "tuple[str, ...] | list[str]",
     are joined a chunk at a time (lower-cased once, when a want folds), one ``str.find`` pass per
     word per chunk."""
     masks: "list[bytearray | None]" = [bytearray(len(lines)) for _ in wants]
-    for (_words, firsts, _fold), found in zip(wants, masks):
-        if firsts:
-            for i, line in enumerate(lines):
-                if line[:1] in firsts:
-                    found[i] = 1
     folds = any(fold for _w, _f, fold in wants)
     for base in range(0, len(lines), _CHUNK_LINES):
         part = lines[base:base + _CHUNK_LINES]
         text = "\n".join(part)
-        starts = list(accumulate((len(line) + 1 for line in part), initial=0))
+        starts = _starts(part)
         low, low_starts = (text.lower() if folds else ""), starts
         if folds and not low.isascii():  # lower-casing may change a line's length (U+0130)
             low_lines = low.split("\n")
-            low_starts = None if len(low_lines) != len(part) else \
-                list(accumulate((len(line) + 1 for line in low_lines), initial=0))
-        for k, (words, _firsts, fold) in enumerate(wants):
+            low_starts = None if len(low_lines) != len(part) else _starts(low_lines)
+        for k, (words, firsts, fold) in enumerate(wants):
             found = masks[k]
             if found is None:
                 continue
+            if firsts:   # a line starting with one of them: the text's start, or after a newline
+                if text[:1] and text[:1] in firsts:
+                    found[base] = 1
+                _mark(text, starts, ["\n" + c for c in firsts], found, base, 1)
             hay, at = (low, low_starts) if fold else (text, starts)
             if at is None:
                 masks[k] = None
@@ -129,16 +127,22 @@ def candidate_masks(lines: "tuple[str, ...] | list[str]",
     return masks
 
 
-def _mark(hay: str, starts: list[int], words, found: bytearray, base: int) -> None:
+def _starts(lines) -> list[int]:
+    """Where each of ``lines`` starts in their ``"\\n"``-join, then the join's length + 1."""
+    return list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+
+
+def _mark(hay: str, starts: list[int], words, found: bytearray, base: int, skip: int = 0) -> None:
     """Set ``found[base + k]`` for each line ``k`` of ``hay`` (line ``k`` starts at ``starts[k]``;
-    ``starts`` ends with the text's length + 1) that holds one of ``words``."""
+    ``starts`` ends with the text's length + 1) that holds one of ``words`` — ``skip`` characters
+    after a word's start (a word that begins with the newline before the line)."""
     n = len(starts) - 1
     for word in words:
         i = hay.find(word)
         while i >= 0:
-            k = bisect_right(starts, i) - 1
+            k = bisect_right(starts, i + skip) - 1
             found[base + k] = 1
-            i = hay.find(word, starts[k + 1]) if k + 1 < n else -1
+            i = hay.find(word, starts[k + 1] - skip) if k + 1 < n else -1
 
 
 def error_candidates(lines: "tuple[str, ...] | list[str]") -> "bytearray | None":
@@ -182,10 +186,11 @@ def error_indices(source: "tuple[str, ...] | list[str]") -> list[int]:
     diagnostic), so the cost is linear in the input whatever its shape.
     """
     search = CORE_ERROR_RE.search
-    cands = candidate_mask(source, _CORE_WORDS, "EF")
-    if cands is None:
-        return [i for i, line in enumerate(source) if search(line, 0, 4096)]
-    return [i for i in ones(cands) if search(source[i], 0, 4096)]
+    uniq = list(dict.fromkeys(source))   # output repeats lines: each distinct one scanned once
+    cands = candidate_mask(uniq, _CORE_WORDS, "EF")
+    found = {line for line in (uniq if cands is None else (uniq[i] for i in ones(cands)))
+             if search(line, 0, 4096)}
+    return [i for i, line in enumerate(source) if line in found] if found else []
 
 
 def protect(p: Payload) -> Payload:

@@ -76,17 +76,17 @@ class Templates:
     __slots__ = ("memo",)
 
     def __init__(self) -> None:
-        self.memo: dict[tuple[str, bool], str] = {}
+        self.memo: tuple[dict[str, str], dict[str, str]] = ({}, {})   # not critical, critical
 
     def __call__(self, line: str, critical: bool) -> str:
         return self.of_shape(line.translate(_ONES), critical)
 
     def of_shape(self, shape: str, critical: bool) -> str:
         """The template of a line whose digit shape (``line.translate(_ONES)``) is ``shape``."""
-        key = (shape, critical)
-        t = self.memo.get(key)
+        memo = self.memo[bool(critical)]
+        t = memo.get(shape)
         if t is None:
-            t = self.memo[key] = template(shape, critical)
+            t = memo[shape] = template(shape, critical)
         return t
 
 
@@ -260,6 +260,6 @@ def _view(payload, blocks, groups, shown: set[int], crit: list[bool]):
             stamp = TIMESTAMP_RE.search(lines[blocks[hidden[-1]][0]])
             last = f", the last at {stamp.group(0).strip('[]')}" if stamp else ""
             summaries[first[1]] = SUMMARY.format(n=n, noun="line" if n == 1 else "lines", last=last)
-    for i, c in enumerate(crit):   # critical lines of a failing command: never dropped (INV-6)
-        keep[i] = keep[i] or (c and payload.failed)
+    if payload.failed:   # critical lines of a failing command: never dropped (INV-6)
+        keep = [k or c for k, c in zip(keep, crit)]
     return build(payload, keep, summaries)

@@ -22,7 +22,6 @@ Declines when the log is within budget, when it has too few repeats to be worth 
 from __future__ import annotations
 
 import re
-from itertools import chain
 from operator import itemgetter
 
 from .distill_common import build, critical_flags, over_budget
@@ -222,12 +221,10 @@ def run(payload, params, ctx):
     # every error/warning entry whole (job 77 *and* job 233 failed) when they all fit in a share of
     # the budget; folded by template only when there are too many of them
     hurt = [b for b, (start, end) in enumerate(blocks) if b not in shown and any(crit[start:end])]
-    timeless = masked_times(lines, (i for b in chain(shown, hurt) for i in range(*blocks[b])))
-    seen = {_text(timeless, blocks[b]) for b in shown}
+    seen = set(_timeless(lines, blocks, sorted(shown)))
     errors = set()
-    for b in hurt:   # an exact repeat (but for its time) adds nothing
-        text = _text(timeless, blocks[b])
-        if text not in seen:
+    for b, text in zip(hurt, _timeless(lines, blocks, hurt)):   # an exact repeat (but for its
+        if text not in seen:                                   # time) adds nothing
             errors.add(b)
             seen.add(text)
     if errors:
@@ -239,9 +236,13 @@ def run(payload, params, ctx):
     return _view(payload, blocks, groups, shown, crit)
 
 
-def _text(timeless: dict[int, str], block: tuple[int, int]) -> tuple[str, ...]:
-    """The lines of ``block`` with their timestamps masked (``timeless``: :func:`masked_times`)."""
-    return tuple(timeless[i] for i in range(*block))
+def _timeless(lines, blocks, chosen: list[int]):
+    """The lines of each block of ``chosen`` with their timestamps masked, as a tuple per block
+    (:func:`masked_times` a chunk of blocks at a time: memory stays a chunk's)."""
+    for base in range(0, len(chosen), _CHUNK):
+        part = [blocks[b] for b in chosen[base:base + _CHUNK]]
+        timeless = masked_times(lines, (i for block in part for i in range(*block)))
+        yield from (tuple(timeless[i] for i in range(*block)) for block in part)
 
 
 def _view(payload, blocks, groups, shown: set[int], crit: list[bool]):

@@ -101,8 +101,10 @@ def run(payload, params, ctx):
     # a line's tier depends on its text alone (but for a frame's source line, set below): each
     # distinct line is scored once (tool output repeats lines: test rows, code, log bodies)
     uniq = list(dict.fromkeys(src))
+    if len(uniq) * 4 > len(src) * 3:   # few repeats: not worth a line -> tier map's memory
+        uniq = src
     found, ex = _tiers(uniq, payload.failed, params["locations_on_failure"], extra, noise, exempt)
-    if len(uniq) == len(src):
+    if uniq is src:
         tiers = found
     else:
         tier_of = dict(zip(uniq, found))

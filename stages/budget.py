@@ -12,6 +12,7 @@ gives a water-fill (every file keeps its first matches before any file keeps man
 
 from __future__ import annotations
 
+from itertools import chain
 
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC, Out
 from thresher.dataflow.tokens import estimate
@@ -225,8 +226,9 @@ def round_robin(sequences: list[list]) -> list:
         if len(live) == 1:   # the longest sequence's own tail
             out.extend(live[0][depth:])
             break
-        out.extend([seq[depth] for seq in live])
-        depth += 1
+        short = min(map(len, live))   # until the shortest ends, every row holds every sequence
+        out.extend(chain.from_iterable(zip(*[seq[depth:short] for seq in live])))
+        depth = short
         live = [seq for seq in live if len(seq) > depth]
     return out
 

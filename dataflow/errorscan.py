@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
 from bisect import bisect_right
+from itertools import accumulate
 
 from .payload import CRITICAL, Payload
 
@@ -91,38 +92,57 @@ def candidate_mask(lines: "tuple[str, ...] | list[str]", words: "tuple[str, ...]
     """Indices of the lines that hold one of ``words`` once lower-cased (``words`` are lower-case;
     ``fold=False``: as written), or start with one of the characters ``firsts``: a superset of the
     lines a pattern needing one of them can match. ``None`` when the lower-cased text does not
-    split into the same lines. Lines are joined a chunk at a time, one ``str.find`` pass per word
-    per chunk; the answer is one byte per line (1: a candidate)."""
-    found = bytearray(len(lines))
-    if firsts:
-        for i, line in enumerate(lines):
-            if line[:1] in firsts:
-                found[i] = 1
+    split into the same lines. The answer is one byte per line (1: a candidate)."""
+    return candidate_masks(lines, [(words, firsts, fold)])[0]
+
+
+def candidate_masks(lines: "tuple[str, ...] | list[str]",
+                    wants: "list[tuple[tuple[str, ...], str, bool]]") -> "list[bytearray | None]":
+    """:func:`candidate_mask` for each ``(words, firsts, fold)`` of ``wants``, in one pass: lines
+    are joined a chunk at a time (lower-cased once, when a want folds), one ``str.find`` pass per
+    word per chunk."""
+    masks: "list[bytearray | None]" = [bytearray(len(lines)) for _ in wants]
+    folds = any(fold for _w, _f, fold in wants)
     for base in range(0, len(lines), _CHUNK_LINES):
         part = lines[base:base + _CHUNK_LINES]
-        low = "\n".join(part)
-        if fold:
-            low = low.lower()
-        starts, pos = [], 0
-        if not fold or low.isascii():
-            for line in part:
-                starts.append(pos)
-                pos += len(line) + 1
-        else:  # lower-casing may change a line's length (U+0130 becomes two characters)
+        text = "\n".join(part)
+        starts = _starts(part)
+        low, low_starts = (text.lower() if folds else ""), starts
+        if folds and not low.isascii():  # lower-casing may change a line's length (U+0130)
             low_lines = low.split("\n")
-            if len(low_lines) != len(part):
-                return None
-            for line in low_lines:
-                starts.append(pos)
-                pos += len(line) + 1
-        n = len(starts)
-        for word in words:
-            i = low.find(word)
-            while i >= 0:
-                k = bisect_right(starts, i) - 1
-                found[base + k] = 1
-                i = low.find(word, starts[k + 1]) if k + 1 < n else -1
-    return found
+            low_starts = None if len(low_lines) != len(part) else _starts(low_lines)
+        for k, (words, firsts, fold) in enumerate(wants):
+            found = masks[k]
+            if found is None:
+                continue
+            if firsts:   # a line starting with one of them: the text's start, or after a newline
+                if text[:1] and text[:1] in firsts:
+                    found[base] = 1
+                _mark(text, starts, ["\n" + c for c in firsts], found, base, 1)
+            hay, at = (low, low_starts) if fold else (text, starts)
+            if at is None:
+                masks[k] = None
+                continue
+            _mark(hay, at, words, found, base)
+    return masks
+
+
+def _starts(lines) -> list[int]:
+    """Where each of ``lines`` starts in their ``"\\n"``-join, then the join's length + 1."""
+    return list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+
+
+def _mark(hay: str, starts: list[int], words, found: bytearray, base: int, skip: int = 0) -> None:
+    """Set ``found[base + k]`` for each line ``k`` of ``hay`` (line ``k`` starts at ``starts[k]``;
+    ``starts`` ends with the text's length + 1) that holds one of ``words`` — ``skip`` characters
+    after a word's start (a word that begins with the newline before the line)."""
+    n = len(starts) - 1
+    for word in words:
+        i = hay.find(word)
+        while i >= 0:
+            k = bisect_right(starts, i + skip) - 1
+            found[base + k] = 1
+            i = hay.find(word, starts[k + 1] - skip) if k + 1 < n else -1
 
 
 def error_candidates(lines: "tuple[str, ...] | list[str]") -> "bytearray | None":
@@ -166,10 +186,11 @@ def error_indices(source: "tuple[str, ...] | list[str]") -> list[int]:
     diagnostic), so the cost is linear in the input whatever its shape.
     """
     search = CORE_ERROR_RE.search
-    cands = candidate_mask(source, _CORE_WORDS, "EF")
-    if cands is None:
-        return [i for i, line in enumerate(source) if search(line, 0, 4096)]
-    return [i for i in ones(cands) if search(source[i], 0, 4096)]
+    uniq = list(dict.fromkeys(source))   # output repeats lines: each distinct one scanned once
+    cands = candidate_mask(uniq, _CORE_WORDS, "EF")
+    found = {line for line in (uniq if cands is None else (uniq[i] for i in ones(cands)))
+             if search(line, 0, 4096)}
+    return [i for i, line in enumerate(source) if line in found] if found else []
 
 
 def protect(p: Payload) -> Payload:

@@ -38,7 +38,6 @@ class Emission:
 def finalize(p: Payload, handle: str, archived: bool, halt: str = "") -> Emission:
     """Choose what to emit for the graph's final payload ``p`` (raw when ``halt`` gives a reason:
     a hang guard fired, or Guard/Score failed where no fallback applies)."""
-    raw_text = p.raw.decode("utf-8", "replace")
     t_in = p.raw_tokens()
     total = len(p.source)
 
@@ -47,6 +46,7 @@ def finalize(p: Payload, handle: str, archived: bool, halt: str = "") -> Emissio
                         tokens_out=t_in)
 
     if p.verdict:
+        raw_text = p.raw.decode("utf-8", "replace")
         clean = strip_sgr(raw_text) if p.verdict.startswith(CLEANABLE_VERDICTS) else None
         if clean is not None and "\ufffd" not in raw_text and estimate(clean) < t_in:
             return Emission(clean.encode("utf-8", "surrogatepass"), "cleaned",

@@ -13,7 +13,7 @@ Plain ``__slots__`` classes rather than dataclasses: this module is on the hot p
 
 from __future__ import annotations
 
-from .tokens import estimate
+from .tokens import estimate, estimate_utf8
 
 SYNTHETIC = -1
 """``origin`` value of a summary line a stage wrote (not a copy of an input line)."""
@@ -137,7 +137,7 @@ class Payload:
         """Estimated tokens of the raw bytes decoded (what raw passthrough costs the reader)."""
         n = self._memo.get("raw_tokens")
         if n is None:
-            n = self._memo["raw_tokens"] = estimate(self.raw.decode("utf-8", "replace"))
+            n = self._memo["raw_tokens"] = estimate_utf8(self.raw)
         return n
 
     def __repr__(self) -> str:

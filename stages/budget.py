@@ -12,7 +12,7 @@ gives a water-fill (every file keeps its first matches before any file keeps man
 
 from __future__ import annotations
 
-from itertools import zip_longest
+from itertools import chain
 
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC, Out
 from thresher.dataflow.tokens import estimate
@@ -213,14 +213,24 @@ def distill(payload, ctx, mandatory: set[int], units: list[Unit], costs: list[in
     return render(payload, mandatory, units, keep)
 
 
-_GAP = object()
-
-
 def round_robin(sequences: list[list]) -> list:
     """Items of ``sequences`` interleaved: every first item, then every second item, and so on."""
     if len(sequences) == 1:
         return list(sequences[0])
-    return [x for row in zip_longest(*sequences, fillvalue=_GAP) for x in row if x is not _GAP]
+    # depth by depth over the sequences still running: linear in the items (padding every row
+    # to the longest sequence was quadratic on a listing of one big directory and many small)
+    live = [seq if isinstance(seq, list) else list(seq) for seq in sequences]
+    live = [seq for seq in live if seq]
+    out, depth = [], 0
+    while live:
+        if len(live) == 1:   # the longest sequence's own tail
+            out.extend(live[0][depth:])
+            break
+        short = min(map(len, live))   # until the shortest ends, every row holds every sequence
+        out.extend(chain.from_iterable(zip(*[seq[depth:short] for seq in live])))
+        depth = short
+        live = [seq for seq in live if len(seq) > depth]
+    return out
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -87,7 +87,7 @@ def paths_view(payload, ctx, du: bool = False):
     lines = list(payload.lines)
     entries, weights = [], {}
     for i, s in enumerate(lines):
-        if TOOL_MESSAGE_RE.match(s):
+        if ": " in s and TOOL_MESSAGE_RE.match(s):   # (a tool's message holds ": ")
             continue
         if du:
             m = DU_RE.match(s)

@@ -11,7 +11,7 @@ ANSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1
 the other C1 controls U+0080-U+009F, the 8-bit forms of ``ESC @`` .. ``ESC _``)."""
 
 # The error-line definition lives in the engine (the executor's fallback view needs it too).
-from thresher.dataflow.errorscan import ERROR_RE, candidate_mask, candidates, error_candidates, is_error_line, ones  # noqa: E402,F401 - re-exported
+from thresher.dataflow.errorscan import ERROR_RE, candidate_mask, candidate_masks, candidates, error_candidates, is_error_line, ones  # noqa: E402,F401 - re-exported
 
 LOCATION_RE = re.compile(r"(?:^|[\s(\"'])[\w./\\-]+\.\w{1,8}:\d+(?::\d+)?\b|\bline \d+\b")
 """``file.ext:line[:col]`` and ``line N`` locations."""
@@ -75,34 +75,44 @@ class LinePatterns:
     (:func:`needed_literals`), found by one ``str.find`` pass per literal over the whole text.
     """
 
-    __slots__ = ("_start", "_any", "_each", "_rest")
+    __slots__ = ("_start", "_any", "_each", "_bare_start", "_rest")
 
     def __init__(self, patterns: "list[str] | tuple[str, ...]") -> None:
         start = [p for p in patterns if anchored(p)]
         rest = [p for p in patterns if p not in start]
         self._start = _union(start, "match")
         self._any = _union(rest, "search")
-        # for scan: each pattern with the literals it needs alone, the others as one union
-        needs = {p: needed_literals(p) for p in rest}
-        self._each = tuple((re.compile(p).search, tuple(sorted(n))) for p, n in needs.items() if n)
-        self._rest = _union([p for p, n in needs.items() if not n], "search")
+        # for scan: each pattern with the literals it needs alone (an anchored one tried at
+        # position 0 only), the others as one union of each kind
+        needs = {p: needed_literals(p) for p in patterns}
+        self._each = tuple((getattr(re.compile(p), "match" if p in start else "search"), tuple(sorted(n)))
+                           for p, n in needs.items() if n)
+        self._bare_start = _union([p for p in start if not needs[p]], "match")
+        self._rest = _union([p for p in rest if not needs[p]], "search")
 
     def search(self, line: str) -> bool:
         return (self._start is not None and self._start(line) is not None) or \
             (self._any is not None and self._any(line) is not None)
 
     def scan(self, lines: "list[str] | tuple[str, ...]") -> list[bool]:
-        """``[self.search(line) for line in lines]``, in fewer regex searches: a pattern that needs
-        literals is searched only on the lines holding one (one ``str.find`` pass per literal)."""
+        """``[self.search(line) for line in lines]``, in fewer regex searches (:meth:`mask`)."""
+        return [b == 1 for b in self.mask(lines)]
+
+    def mask(self, lines: "list[str] | tuple[str, ...]") -> bytearray:
+        """:meth:`scan` as one byte per line (1: a hit): a pattern that needs literals is searched
+        only on the lines holding one (one ``str.find`` pass per literal)."""
         n = len(lines)
-        hits = [False] * n
-        for search, lits in ((self._start, None), (self._rest, None)) + self._each:
-            if search is None:
-                continue
-            cands = None if lits is None else candidate_mask(lines, lits, fold=False)
-            for i in (range(n) if cands is None else ones(cands)):
+        hits = bytearray(n)
+        for search in (self._bare_start, self._rest):
+            if search is not None:
+                for i in range(n):
+                    if not hits[i] and search(lines[i]) is not None:
+                        hits[i] = 1
+        masks = candidate_masks(lines, [(lits, "", False) for _search, lits in self._each])
+        for (search, _lits), cands in zip(self._each, masks):
+            for i in ones(cands):
                 if not hits[i] and search(lines[i]) is not None:
-                    hits[i] = True
+                    hits[i] = 1
         return hits
 
 

@@ -406,3 +406,102 @@ def test_kind_fields_match_the_plain_rule_on_fixture_logs():
                 assert dl._kind_fields(members, blocks, lines) == plain(members, blocks, lines)
                 checked += 1
     assert checked > 50
+
+
+# TIMESTAMP_RE as first written, each alternative opening with its word boundary: the form that
+# opens with one character class must mask the same spans
+_TIMESTAMP_PLAIN = re.compile(
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"(?:Z|[+-]\d\d:?\d\d| (?:UTC|GMT|[A-Z]{1,2}[SD]T|MSK|JST|IST)\b)?"
+    r"|\b[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
+    r"|\[\d\d/[A-Z][a-z]{2}/\d{4}[: ]\d\d:\d\d:\d\d(?: [+-]\d{4})?\]"
+    r"|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b")
+
+
+def test_log_timestamps_are_masked_as_by_the_word_boundary_first_pattern():
+    """On every fixture line (and on lines starting or ending with each kind of stamp) the log
+    timestamp pattern finds the same spans as its plain form; masking a chunk of lines at once
+    gives the per-line results."""
+    from thresher.stages.distill_log import TIMESTAMP_RE, masked_times
+    edge = ["2026-12-02 05:29:50,123 x", "Dec  2 05:29:50 host", "[02/Dec/2026 05:29:50] GET",
+            "x 05:29:50", "a05:29:50", "ADec  2 05:29:50", "Dec  2 05:29:50"]
+    checked = 0
+    for text in FIXTURE_TEXTS + ["\n".join(edge)]:
+        lines = text.split("\n")
+        for line in lines:
+            assert [m.span() for m in TIMESTAMP_RE.finditer(line)] == \
+                [m.span() for m in _TIMESTAMP_PLAIN.finditer(line)], line
+            checked += 1
+        assert masked_times(lines, range(len(lines))) == \
+            {i: _TIMESTAMP_PLAIN.sub("<ts>", line) for i, line in enumerate(lines)}
+    assert checked > 30_000
+
+
+def _plain_tiers(lines, params, failed):
+    """Score's rule applied line by line, as first written (the reference for its fast form)."""
+    from thresher.stages.score import _FRAME, tier
+    from thresher.stages.text import LinePatterns
+    from thresher.dataflow.payload import CRITICAL
+
+    def hits(patterns):
+        union = LinePatterns(patterns) if patterns else None
+        return [union is not None and union.search(s) for s in lines]
+    ex, no, cr = hits(params.get("not_critical") or []), hits(params["noise"]), hits(params["critical"])
+    tiers = [tier(s, failed, cr[i], no[i], params["locations_on_failure"], ex[i])
+             for i, s in enumerate(lines)]
+    for i in range(len(lines) - 1):
+        if tiers[i] == CRITICAL and tiers[i + 1] != CRITICAL and not ex[i + 1] and "File" in lines[i]:
+            m = _FRAME.match(lines[i])
+            if m and lines[i + 1].startswith(m[1] + " ") and lines[i + 1].strip():
+                tiers[i + 1] = CRITICAL
+    return tuple(tiers)
+
+
+def test_score_tiers_every_fixture_line_as_the_per_line_rule_does():
+    """Score scores each distinct line once and looks one by one only at lines that can be
+    critical: on every fixture, for the score params of every graph, failing or not, its tiers
+    are those of the plain per-line rule."""
+    from thresher.dataflow.payload import IMPORTANT
+    from thresher.stages import score
+    plans = load_plans().plans
+    params = {json.dumps(n["params"], sort_keys=True): n["params"] for p in plans.values()
+              for n in p["nodes"].values() if n["stage"] == "score"}
+    assert len(params) >= 5
+    compared = 0
+    for text in FIXTURE_TEXTS[::3]:
+        for code in (0, 1):
+            p = initial_payload(text.encode("utf-8", "surrogateescape"), exit_code=code)
+            for par in params.values():
+                got = score.run(p, par, None)
+                want = _plain_tiers(p.source, par, bool(code))
+                assert (got.tiers if got is not None else (IMPORTANT,) * len(p.source)) == want
+                compared += 1
+    assert compared > 500
+
+
+def test_candidate_masks_are_the_plain_per_line_test():
+    """The chunked literal prefilter marks exactly the lines that hold a word (lower-cased, or as
+    written) or start with one of the given characters."""
+    from thresher.dataflow.errorscan import _CORE_WORDS, _WORDS, candidate_mask
+    wants = [(_WORDS, "eE", True), (_CORE_WORDS, "EF", True), ((":1", "line "), "", False),
+             (("x",), "EF>", False)]
+    for text in FIXTURE_TEXTS:
+        lines = text.split("\n")
+        for words, firsts, fold in wants:
+            got = candidate_mask(lines, words, firsts, fold)
+            if got is None:
+                continue
+            assert list(got) == [int(bool(s) and s[0] in firsts or any(
+                w in (s.lower() if fold else s) for w in words)) for s in lines]
+
+
+def test_round_robin_interleaves_depth_by_depth():
+    """Every first item, then every second, ...: the order of padding all sequences to the
+    longest, on sequences of very different lengths."""
+    from itertools import zip_longest
+    from thresher.stages.budget import round_robin
+    gap = object()
+    for seqs in ([[1], [2, 3, 4, 5], [], [6, 7]], [list(range(50))] + [[i] for i in range(100, 130)],
+                 [[], []], [[1, 2]], [[1], [2], [3]]):
+        want = [x for row in zip_longest(*seqs, fillvalue=gap) for x in row if x is not gap]
+        assert round_robin(seqs) == want

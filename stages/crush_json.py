@@ -217,7 +217,7 @@ class Renderer:
             table = self.table(values)
             self.note("items", where[1], where[0], n, keep, (len(found), len(set(found) & set(keep))),
                       self.schema(rows, found) if rows is not None else "",
-                      ",".join(table) if table is not None else "")
+                      ",".join(table) if table is not None else "", _unshown(rows, keep))
         return keep
 
     def schema(self, rows: list[dict], found) -> str:
@@ -252,12 +252,13 @@ class Renderer:
         m = len(recs)
         if kind == "items":
             if m == 1:
-                path, n, keep, odd, schema, table = recs[0]
+                path, n, keep, odd, schema, table, unshown = recs[0]
                 parts = [f"{path}: {n} {'objects' if schema else 'items'}, {len(keep)} shown ({_ranges(keep)})"]
                 if odd[0]:
                     parts.append(f"{odd[0]} anomalous, " + ("all shown" if odd[1] == odd[0] else f"{odd[1]} shown"))
                 parts += [schema] if schema else []
                 parts += [f"rows are the values of {table}"] if table else []
+                parts += [unshown] if unshown else []
                 return f"[thresher: {'; '.join(parts)}]"
             n, k = sum(r[1] for r in recs), sum(len(r[2]) for r in recs)
             return f"[thresher: {gpath} ({m} arrays): {n} items, {k} shown]"
@@ -282,6 +283,30 @@ class Renderer:
         if m == 1:
             return f"[thresher: {recs[0][0]}: string cut (+{recs[0][1]} chars)]"
         return f"[thresher: {gpath} ({m} strings): cut (+{sum(r[1] for r in recs)} chars)]"
+
+
+_LEXEME = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NAMES = ('"name"', '"id"', '"key"', '"title"', '"path"', '"filename"', '"package"', '"slug"')
+
+
+def _unshown(rows: "list[dict] | None", keep: list[int], limit: int = 400) -> str:
+    """``not shown (.metadata.name): a, b`` — the names of the objects a sample leaves out, by the
+    first column that names every object (distinct short scalars; name/id-like keys first), so a
+    dropped item can still be found; ``""`` when there is none or the list is too long."""
+    if not rows:
+        return ""
+    cols = [c for c in anomaly.columns(rows) if all(c in r and r[c].kind in ("str", "num") for r in rows)]
+    cols.sort(key=lambda c: not c.endswith(_NAMES))
+    kept = set(keep)
+    for col in cols:
+        texts = [r[col].text for r in rows]
+        if len(set(texts)) == len(texts) and max(map(len, texts)) <= 62:
+            names = ", ".join(t for i, t in enumerate(texts) if i not in kept)
+            path = "."
+            for k in _LEXEME.findall(col):
+                path = _key(path, k)
+            return f"not shown ({path}): {names}" if len(names) <= limit else ""
+    return ""
 
 
 def render(root, level: tuple, cache: dict) -> list[str]:

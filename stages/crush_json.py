@@ -174,16 +174,16 @@ class Renderer:
             at = (_key(where[0], node[i][0]), _key(where[1], node[i][0])) if obj else \
                 (_index(where[0], i), _index(where[1], ""))
             at += (_index(where[1], ""),)
-            if table is not None:
+            p = f"{node[i][0]}: " if obj else ""
+            if table is not None:  # a member of an object keeps its key before its row
                 cells = []
                 for k, v in values[i]:
                     cuts = []
                     cells.append(self.scalar(v, (_key(at[0], k), _key(at[1], k)), cuts))
                     for path, gpath, chars in cuts:
                         self.note("cut", gpath, path, chars)
-                out.append(inner + "[" + ",".join(cells) + "]" + end)
+                out.append(inner + p + "[" + ",".join(cells) + "]" + end)
             else:
-                p = f"{node[i][0]}: " if obj else ""
                 self.emit(values[i], p, depth + 1, inner, end, out, at)
         out.append(f"{ind}{'}' if obj else ']'}{comma}")
 

@@ -10,9 +10,8 @@ import pytest
 
 from thresher.dataflow.api import compress
 from thresher.dataflow.executor import initial_payload
-from thresher.dataflow.markers import FOOTER_RE
+from thresher.dataflow.markers import FOOTER_RE, elided
 from thresher.dataflow.tokens import estimate
-from thresher.dataflow.markers import elided
 from thresher.stages import crush_json, crush_table, crush_toml, crush_yaml, lossless
 
 from .conftest import FIXTURES, fixture_case

@@ -24,7 +24,7 @@ from .text import spans
 from .lossless import compressibility
 from .distill_common import over_budget
 
-_PART = r"""(?:[A-Za-z0-9_\-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_PART = r"""(?:[A-Za-z0-9_\-]++|"(?:[^"\\]|\\.)*+"|'[^']*+')"""
 HEADER_RE = re.compile(rf"^\s*(\[\[?)\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]\]?\s*(?:#.*)?$")
 PART_RE = re.compile(_PART)
 # entries per array of tables, lines per multi-line array, key lines per section, anomalies

@@ -203,8 +203,9 @@ class Renderer:
             rows = [_row(v, memo) for v in values] \
                 if n >= 3 and all(isinstance(v, jt.Obj) for v in values) else None
             self.cache[key] = (rows, anomaly.find(rows if rows is not None else
-                                                  [{"value": _cell(v, memo)} for v in values]))
-        rows, found = self.cache[key]
+                                                  [{"value": _cell(v, memo)} for v in values]),
+                               _ident(rows))
+        rows, found, ident = self.cache[key]
         odd = anomaly.ranked(found, self.anomalies)
         head = max(self.cap(node) - 1, 1)
         keep = sorted(set(range(head)) | {n - 1} | set(odd))
@@ -217,7 +218,7 @@ class Renderer:
             table = self.table(values)
             self.note("items", where[1], where[0], n, keep, (len(found), len(set(found) & set(keep))),
                       self.schema(rows, found) if rows is not None else "",
-                      ",".join(table) if table is not None else "", _unshown(rows, keep))
+                      ",".join(table) if table is not None else "", _unshown(rows, keep, ident))
         return keep
 
     def schema(self, rows: list[dict], found) -> str:
@@ -289,24 +290,38 @@ _LEXEME = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NAMES = ('"name"', '"id"', '"key"', '"title"', '"path"', '"filename"', '"package"', '"slug"')
 
 
-def _unshown(rows: "list[dict] | None", keep: list[int], limit: int = 400) -> str:
-    """``not shown (.metadata.name): a, b`` — the names of the objects a sample leaves out, by the
-    first column that names every object (distinct short scalars; name/id-like keys first), so a
-    dropped item can still be found; ``""`` when there is none or the list is too long."""
+def _ident(rows: "list[dict] | None") -> str | None:
+    """The first column that names every object (distinct short scalars; name/id-like keys
+    first), or ``None``."""
     if not rows:
-        return ""
-    cols = [c for c in anomaly.columns(rows) if all(c in r and r[c].kind in ("str", "num") for r in rows)]
-    cols.sort(key=lambda c: not c.endswith(_NAMES))
-    kept = set(keep)
+        return None
+    cols = sorted((c for c, cell in rows[0].items() if cell.kind in ("str", "num")),
+                  key=lambda c: not c.endswith(_NAMES))
     for col in cols:
-        texts = [r[col].text for r in rows]
-        if len(set(texts)) == len(texts) and max(map(len, texts)) <= 62:
-            names = ", ".join(t for i, t in enumerate(texts) if i not in kept)
-            path = "."
-            for k in _LEXEME.findall(col):
-                path = _key(path, k)
-            return f"not shown ({path}): {names}" if len(names) <= limit else ""
-    return ""
+        texts = set()
+        for r in rows:
+            cell = r.get(col)
+            if cell is None or cell.kind not in ("str", "num") or len(cell.text) > 62 \
+                    or cell.text in texts:
+                break
+            texts.add(cell.text)
+        else:
+            return col
+    return None
+
+
+def _unshown(rows: "list[dict] | None", keep: list[int], col: "str | None", limit: int = 400) -> str:
+    """``not shown (.metadata.name): a, b`` — the names (column ``col``, see :func:`_ident`) of
+    the objects a sample leaves out, so a dropped item can still be found; ``""`` when there is
+    no such column or the list is too long."""
+    if not rows or col is None:
+        return ""
+    kept = set(keep)
+    names = ", ".join(r[col].text for i, r in enumerate(rows) if i not in kept)
+    path = "."
+    for k in _LEXEME.findall(col):
+        path = _key(path, k)
+    return f"not shown ({path}): {names}" if len(names) <= limit else ""
 
 
 def render(root, level: tuple, cache: dict) -> list[str]:

@@ -26,9 +26,12 @@ from thresher.dataflow.tokens import estimate
 from .oracle import Reading, clean_line, colour_stripped, input_lines, is_error, read_params
 from .strategies import Case
 
-STRUCTURED_RE = re.compile(r"--json\b|--porcelain\b|(?:^|\s)-o\s*json\b|--format[= ](?:json|yaml|csv)\b"
-                           r"|--output[= ](?:json|yaml)\b")
+STRUCTURED_RE = re.compile(r"--porcelain\b|--format[= ]csv\b")
 """Command-line flags that ask for output a program will parse (DESIGN.md INV-9)."""
+DOCUMENT_RE = re.compile(r"--json\b|(?:^|\s)-o\s*(?:json|yaml)\b|--format[= ](?:json|yaml)\b"
+                         r"|--output[= ](?:json|yaml)\b")
+"""Flags that ask for one JSON/YAML document: a program reading it gets it byte-exact, and so does
+the agent unless the graph shows documents to the agent (Guard ``sniff_json: false``, issue 16)."""
 
 FAULTS = ("raise", "timeout", "overrun")
 """Faults INV-5 injects; ``"swallow"`` (a stage that catches the timeout) is also understood."""
@@ -205,7 +208,8 @@ def structured_reason(case: Case, plan: dict | None = None) -> str | None:
     A JSON document counts unless ``plan``'s Guard opts out with ``sniff_json: false`` (the json
     and log graphs: JSON there is read by the agent, and the flags above still pass byte-exact).
     """
-    if STRUCTURED_RE.search(case.command):
+    if STRUCTURED_RE.search(case.command) or \
+            (DOCUMENT_RE.search(case.command) and (plan is None or sniffs_json(plan))):
         return f"command {case.command!r} asks for structured output"
     if (plan is None or sniffs_json(plan)) and case.raw.lstrip()[:1] in (b"{", b"["):
         import orjson
@@ -220,6 +224,11 @@ def structured_reason(case: Case, plan: dict | None = None) -> str | None:
 def check_structured_exact(case: Case, result: Result, plan: dict | None = None) -> None:
     """INV-9: output a program will parse (``--json`` etc., or a JSON document) passes byte-exact."""
     why = structured_reason(case, plan)
+    if why is None and plan is not None and DOCUMENT_RE.search(case.command):
+        # a document the agent reads may be crushed; a program reading it gets every byte
+        why, result = (f"command {case.command!r} asks for a document a program reads",
+                       compress(case.raw, command=case.command, exit_code=case.exit_code,
+                                plan=plan, reader="program"))
     if why and result.output != case.raw:
         raise AssertionError(f"INV-9: {why}, but the output differs from the input "
                              f"({result.emission.decision}: {result.emission.reason!r})")

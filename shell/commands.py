@@ -51,9 +51,15 @@ python node deno ruby psql mysql sqlite3 bash sh zsh fish lua R ghci julia redis
 """.split())
 
 # Generic flags meaning "a program will parse this" (values checked in policy.structured).
-STRUCTURED = ("--json", "-json", "--porcelain", "--format", "--print0", "-print0", "--null-data")
+# One JSON/YAML document (`--json`, `-o json`, `--format=yaml`) is not here: printed for the
+# agent's terminal it is a read that thresher crushes over budget (issue 16), so it is wrapped.
+STRUCTURED = ("-json", "--porcelain", "--print0", "-print0", "--null-data")
 STRUCTURED_VALUE_FLAGS = ("-o", "--output", "--output-format", "--reporter", "--message-format",
-                          "--out-format")
+                          "--out-format", "--format")
+DOCUMENT_VALUE_FLAGS = ("-o", "--output", "--output-format", "--format")
+DOCUMENT_VALUES = ("json", "yaml")
+"""A document format after one of these flags is a read, not a reason to leave the command alone;
+a ``--format`` of anything else (``--format=%H``, a template) is still structured."""
 STRUCTURED_VALUES = ("json", "yaml", "jsonpath", "go-template", "template", "name", "ndjson",
                      "sarif", "junit", "xml", "csv", "tsv", "short-json")
 WATCH = ("--watch", "--watchAll", "--watch-only", "--watchAll=true")
@@ -68,7 +74,8 @@ GIT = {"gopts": ("Cc", ("--git-dir", "--work-tree", "--namespace", "--config-env
                "remote": {"sub": {"show": ANY}},
                "submodule": {"sub": {"status": ANY, "update": ANY}}}}
 
-PIP = {"sub": {s: ANY for s in "install uninstall list freeze show check download wheel".split()}}
+PIP = {"sub": {s: ANY for s in "install uninstall list freeze show check download wheel inspect"
+                                .split()}}
 PY_MODULES = {"pytest": {"never": {"--pdb": "opens a debugger", "--trace": "opens a debugger"}},
               "unittest": ANY, "pip": PIP, "mypy": ANY, "tox": ANY, "nox": ANY, "ruff": ANY,
               "black": ANY, "pylint": ANY, "flake8": ANY, "build": ANY, "coverage": ANY,
@@ -76,7 +83,7 @@ PY_MODULES = {"pytest": {"never": {"--pdb": "opens a debugger", "--trace": "open
 
 NODE_PM = {"gopts": ("CFw", ("--prefix", "--dir", "--filter", "--workspace", "--cwd")),
            "sub": {**{s: ANY for s in "install i ci add remove uninstall test t ls list "
-                                     "audit outdated why pack".split()},
+                                     "audit outdated why pack view info show".split()},
                    "run": SCRIPT, "run-script": SCRIPT, "start": DEV, "dev": DEV, "serve": DEV}}
 PNPM = {**NODE_PM, "sub": {**NODE_PM["sub"], "*": SELF_SCRIPT}, "bare": True}
 NPM = {**NODE_PM, "sub": {**NODE_PM["sub"], "build": ANY}}
@@ -91,7 +98,8 @@ DOCKER = {"gopts": ("Hcl", ("--host", "--context", "--config", "--log-level")),
           "sub": {**{s: ANY for s in "ps images build pull push history".split()},
                   "logs": {"never": FOLLOW, "vletters": "n"}, "compose": COMPOSE,
                   "stats": {"need": ("--no-stream",), "need_why": "streams until stopped"},
-                  "image": {"sub": {s: ANY for s in "ls build pull push history".split()}},
+                  "inspect": ANY,
+                  "image": {"sub": {s: ANY for s in "ls build pull push history inspect".split()}},
                   "container": {"sub": {"ls": ANY, "logs": {"never": FOLLOW}}},
                   "buildx": {"sub": {"build": ANY}}, "system": {"sub": {"df": ANY}},
                   "network": {"sub": {"ls": ANY}}, "volume": {"sub": {"ls": ANY}}}}
@@ -139,7 +147,7 @@ TABLE: dict[str, dict] = {
     **{name: ANY for name in "eslint ruff mypy dmypy pyright basedpyright black isort flake8 "
                              "pylint prettier biome shellcheck cmake ninja gcc g++ clang clang++ "
                              "cc c++ rustc javac tree du df ps printenv env find diff curl wget "
-                             "cat head rspec phpunit jest".split()},
+                             "cat head rspec phpunit jest jq yq".split()},
     "vitest": {"bare": True, "sub": {"run": ANY, "related": ANY, "bench": ANY,
                                      "watch": {"no": "watch mode never exits"},
                                      "dev": {"no": "watch mode never exits"}, "*": ANY}},

@@ -7,8 +7,9 @@ Unknown commands are never wrapped: thresher only sits in front of output it has
 
 from __future__ import annotations
 
-from .commands import (ALIASES, BUILTINS, DEV_NAMES, INTERACTIVE, INTERACTIVE_BARE, STRUCTURED,
-                       STRUCTURED_VALUE_FLAGS, STRUCTURED_VALUES, TABLE, WATCH)
+from .commands import (ALIASES, BUILTINS, DEV_NAMES, DOCUMENT_VALUE_FLAGS, DOCUMENT_VALUES, INTERACTIVE,
+                       INTERACTIVE_BARE, STRUCTURED, STRUCTURED_VALUE_FLAGS, STRUCTURED_VALUES, TABLE,
+                       WATCH)
 from .prefixes import skip_options
 
 
@@ -137,7 +138,8 @@ def has_flag(args: list[str], flag: str, vletters: str = "") -> bool:
 
 
 def structured(args: list[str], extra: tuple[str, ...], vletters: str) -> bool:
-    """Output meant for a program (``--json``, ``--porcelain``, ``-o json``, ``--format=...``)."""
+    """Output meant for a program (``--porcelain``, ``-z``, ``--format=%H``, ``-o name``); one
+    JSON/YAML document (``--json``, ``-o yaml``) is not: the agent reading it gets the crushed view."""
     if any(has_flag(args, f, vletters) for f in STRUCTURED + extra):
         return True
     for i, arg in enumerate(args):
@@ -148,7 +150,10 @@ def structured(args: list[str], extra: tuple[str, ...], vletters: str) -> bool:
                 value = arg[len(flag):].lstrip("=")
             else:
                 continue
-            if value.split("=", 1)[0] in STRUCTURED_VALUES:
+            value = value.split("=", 1)[0]
+            if flag in DOCUMENT_VALUE_FLAGS and value in DOCUMENT_VALUES:
+                continue  # one JSON/YAML document: a read when the agent sees it (issue 16)
+            if flag == "--format" or value in STRUCTURED_VALUES:
                 return True
     return False
 

@@ -174,16 +174,16 @@ class Renderer:
             at = (_key(where[0], node[i][0]), _key(where[1], node[i][0])) if obj else \
                 (_index(where[0], i), _index(where[1], ""))
             at += (_index(where[1], ""),)
-            if table is not None:
+            p = f"{node[i][0]}: " if obj else ""
+            if table is not None:  # a member of an object keeps its key before its row
                 cells = []
                 for k, v in values[i]:
                     cuts = []
                     cells.append(self.scalar(v, (_key(at[0], k), _key(at[1], k)), cuts))
                     for path, gpath, chars in cuts:
                         self.note("cut", gpath, path, chars)
-                out.append(inner + "[" + ",".join(cells) + "]" + end)
+                out.append(inner + p + "[" + ",".join(cells) + "]" + end)
             else:
-                p = f"{node[i][0]}: " if obj else ""
                 self.emit(values[i], p, depth + 1, inner, end, out, at)
         out.append(f"{ind}{'}' if obj else ']'}{comma}")
 
@@ -203,8 +203,9 @@ class Renderer:
             rows = [_row(v, memo) for v in values] \
                 if n >= 3 and all(isinstance(v, jt.Obj) for v in values) else None
             self.cache[key] = (rows, anomaly.find(rows if rows is not None else
-                                                  [{"value": _cell(v, memo)} for v in values]))
-        rows, found = self.cache[key]
+                                                  [{"value": _cell(v, memo)} for v in values]),
+                               _ident(rows))
+        rows, found, ident = self.cache[key]
         odd = anomaly.ranked(found, self.anomalies)
         head = max(self.cap(node) - 1, 1)
         keep = sorted(set(range(head)) | {n - 1} | set(odd))
@@ -217,7 +218,7 @@ class Renderer:
             table = self.table(values)
             self.note("items", where[1], where[0], n, keep, (len(found), len(set(found) & set(keep))),
                       self.schema(rows, found) if rows is not None else "",
-                      ",".join(table) if table is not None else "")
+                      ",".join(table) if table is not None else "", _unshown(rows, keep, ident))
         return keep
 
     def schema(self, rows: list[dict], found) -> str:
@@ -252,12 +253,13 @@ class Renderer:
         m = len(recs)
         if kind == "items":
             if m == 1:
-                path, n, keep, odd, schema, table = recs[0]
+                path, n, keep, odd, schema, table, unshown = recs[0]
                 parts = [f"{path}: {n} {'objects' if schema else 'items'}, {len(keep)} shown ({_ranges(keep)})"]
                 if odd[0]:
                     parts.append(f"{odd[0]} anomalous, " + ("all shown" if odd[1] == odd[0] else f"{odd[1]} shown"))
                 parts += [schema] if schema else []
                 parts += [f"rows are the values of {table}"] if table else []
+                parts += [unshown] if unshown else []
                 return f"[thresher: {'; '.join(parts)}]"
             n, k = sum(r[1] for r in recs), sum(len(r[2]) for r in recs)
             return f"[thresher: {gpath} ({m} arrays): {n} items, {k} shown]"
@@ -282,6 +284,44 @@ class Renderer:
         if m == 1:
             return f"[thresher: {recs[0][0]}: string cut (+{recs[0][1]} chars)]"
         return f"[thresher: {gpath} ({m} strings): cut (+{sum(r[1] for r in recs)} chars)]"
+
+
+_LEXEME = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NAMES = ('"name"', '"id"', '"key"', '"title"', '"path"', '"filename"', '"package"', '"slug"')
+
+
+def _ident(rows: "list[dict] | None") -> str | None:
+    """The first column that names every object (distinct short scalars; name/id-like keys
+    first), or ``None``."""
+    if not rows:
+        return None
+    cols = sorted((c for c, cell in rows[0].items() if cell.kind in ("str", "num")),
+                  key=lambda c: not c.endswith(_NAMES))
+    for col in cols:
+        texts = set()
+        for r in rows:
+            cell = r.get(col)
+            if cell is None or cell.kind not in ("str", "num") or len(cell.text) > 62 \
+                    or cell.text in texts:
+                break
+            texts.add(cell.text)
+        else:
+            return col
+    return None
+
+
+def _unshown(rows: "list[dict] | None", keep: list[int], col: "str | None", limit: int = 400) -> str:
+    """``not shown (.metadata.name): a, b`` — the names (column ``col``, see :func:`_ident`) of
+    the objects a sample leaves out, so a dropped item can still be found; ``""`` when there is
+    no such column or the list is too long."""
+    if not rows or col is None:
+        return ""
+    kept = set(keep)
+    names = ", ".join(r[col].text for i, r in enumerate(rows) if i not in kept)
+    path = "."
+    for k in _LEXEME.findall(col):
+        path = _key(path, k)
+    return f"not shown ({path}): {names}" if len(names) <= limit else ""
 
 
 def render(root, level: tuple, cache: dict) -> list[str]:

@@ -20,10 +20,13 @@ import re
 from thresher.dataflow.tokens import estimate
 
 from . import anomaly, elide
+from .text import spans
 from .lossless import compressibility
 from .distill_common import over_budget
 
-HEADER_RE = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_\-.\"' ]+?)\s*\]\]?\s*(?:#.*)?$")
+_PART = r"""(?:[A-Za-z0-9_\-]++|"(?:[^"\\]|\\.)*+"|'[^']*+')"""
+HEADER_RE = re.compile(rf"^\s*(\[\[?)\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]\]?\s*(?:#.*)?$")
+PART_RE = re.compile(_PART)
 # entries per array of tables, lines per multi-line array, key lines per section, anomalies
 LEVELS = ((50, 40, 80, 60), (20, 20, 40, 40), (10, 10, 25, 30), (6, 6, 15, 20), (3, 4, 10, 12),
           (2, 3, 6, 8), (1, 2, 4, 5))
@@ -36,8 +39,23 @@ def _depth_change(line: str) -> int:
     return line.count("[") - line.count("]")
 
 
-def scan(lines: list[str]) -> list[tuple[int, str, bool]] | None:
-    """``(line, dotted name, is_array)`` of every table header; ``None`` when unsure."""
+def _parts(name: str) -> tuple[str, ...]:
+    """The keys of a dotted table name (``a."b.c".d`` → ``("a", "b.c", "d")``)."""
+    import json
+    out = []
+    for p in PART_RE.findall(name):
+        out.append(json.loads(p) if p[0] == '"' else p[1:-1] if p[0] == "'" else p)
+    return tuple(out)
+
+
+def _label(name: tuple[str, ...]) -> str:
+    """A table name as written in a header (quoted where a key needs it)."""
+    import json
+    return ".".join(k if re.fullmatch(r"[A-Za-z0-9_\-]+", k) else json.dumps(k) for k in name)
+
+
+def scan(lines: list[str]) -> list[tuple[int, tuple, bool]] | None:
+    """``(line, name keys, is_array)`` of every table header; ``None`` when unsure."""
     out, in_str, depth = [], None, 0
     for i, line in enumerate(lines):
         if in_str:
@@ -50,17 +68,16 @@ def scan(lines: list[str]) -> list[tuple[int, str, bool]] | None:
         if depth == 0:
             m = HEADER_RE.match(line)
             if m and in_str is None:
-                name = ".".join(p.strip().strip("\"'") for p in m.group(2).split("."))
-                out.append((i, name, m.group(1) == "[["))
+                out.append((i, _parts(m.group(2)), m.group(1) == "[["))
                 continue
         depth = max(0, depth + _depth_change(line)) if in_str is None else depth
     return out
 
 
-def _lookup(doc, name: str):
-    """The value at dotted ``name``; through an array of tables, in any of its entries."""
+def _lookup(doc, name: tuple):
+    """The value at table ``name``; through an array of tables, in any of its entries."""
     nodes = [doc]
-    for part in name.split("."):
+    for part in name:
         nxt = []
         for node in nodes:
             for item in (node if isinstance(node, list) else [node]):
@@ -85,7 +102,7 @@ def _row(entry) -> dict:
 
 
 def _plan(lines, headers, doc, level, cache) -> elide.Plan:
-    """The drops of one level."""
+    """The drops of one level, each noted by table."""
     entries, arrays, keys_cap, cap = level
     plan = elide.Plan()
     bounds = [h[0] for h in headers] + [len(lines)]
@@ -93,44 +110,58 @@ def _plan(lines, headers, doc, level, cache) -> elide.Plan:
     while i < len(headers):
         start, name, is_array = headers[i]
         if not is_array:
-            _section(lines, plan, start + 1, bounds[i + 1], arrays, keys_cap)
+            _section(lines, plan, start + 1, bounds[i + 1], arrays, keys_cap, f"[{_label(name)}]")
             i += 1
             continue
         group = [i]  # the entries of this array of tables, each with its sub-tables
         j = i + 1
-        while j < len(headers) and (headers[j][1] == name or headers[j][1].startswith(name + ".")):
+        while j < len(headers) and headers[j][1][:len(name)] == name:
             if headers[j][1] == name and headers[j][2]:
                 group.append(j)
             j += 1
         starts = [headers[g][0] for g in group]
         ends = starts[1:] + [bounds[j]]
-        n = len(group)
-        if n > entries + 1 and name not in cache:
-            values = _lookup(doc, name)
-            cache[name] = anomaly.find([_row(e) for e in values]) if isinstance(values, list) \
-                and len(values) == n else {}
-        keep = elide.sample(n, entries, cache.get(name, {}), cap)
-        rows = [_row(e) for e in _lookup(doc, name) or []] if len(keep) < n else []
-        if len(rows) != n:
-            rows = []
-        ident = anomaly.ident_column(rows)
-        if rows:
-            parts = " | ".join(f"{c} {anomaly.profile(rows, c)}" for c in anomaly.columns(rows))
-            plan.insert(starts[0], f"[thresher: {n} [[{name}]] entries; keys: {parts}]")
-        for a, b in elide.gaps(keep, n):
-            what = f"#{a}" if a == b else f"#{a}-#{b}"
-            plan.drop(starts[a], ends[b], f"[thresher: {b - a + 1} more [[{name}]] "
-                      f"entr{'ies' if b > a else 'y'} not shown ({what})"
-                      f"{anomaly.listing(rows, ident, a, b)}]")
-        for k in keep:
-            _section(lines, plan, starts[k] + 1, ends[k], arrays, 10 ** 6)
+        _entries(lines, plan, doc, name, starts, ends, level, cache)
         i = j
     first = bounds[0] if headers else len(lines)
-    _section(lines, plan, 0, first, arrays, keys_cap)
+    _section(lines, plan, 0, first, arrays, keys_cap, "(top level)")
     return plan
 
 
-def _section(lines, plan, start: int, end: int, arrays: int, keys_cap: int) -> None:
+def _entries(lines, plan, doc, name: tuple, starts: list, ends: list, level, cache) -> None:
+    """Sample the entries of one array of tables (``[[package]]``)."""
+    entries, arrays, _, cap = level
+    n, label = len(starts), f"[[{_label(name)}]]"
+    if n > entries + 1 and name not in cache:
+        values = _lookup(doc, name)
+        cache[name] = anomaly.find([_row(e) for e in values]) if isinstance(values, list) \
+            and len(values) == n else {}
+    found = cache.get(name, {})
+    keep = elide.sample(n, entries, found, cap)
+    if len(keep) < n:
+        rows = [_row(e) for e in _lookup(doc, name) or []]
+        parts = [f"{label}: {n} entries, {len(keep)} shown ({', '.join(spans(keep, prefix='#'))})"]
+        if found:
+            parts.append(f"{len(found)} anomalous, {len(set(found) & set(keep))} shown")
+        if len(rows) == n:
+            parts.append("keys: " + " | ".join(f"{c} {anomaly.profile(rows, c)}"
+                                               for c in anomaly.columns(rows)))
+            ident = anomaly.ident_column(rows)
+            gone = ", ".join(rows[k][ident].text for k in range(n) if k not in set(keep)) \
+                if ident else ""
+            if gone and len(gone) <= 600:
+                parts.append(f"not shown ({ident}): {gone}")
+        plan.note("; ".join(parts))
+    for a, b in elide.gaps(keep, n):
+        plan.drop(starts[a], ends[b])
+    for k in keep:
+        _section(lines, plan, starts[k] + 1, ends[k], arrays, 10 ** 6, f"{label}#{k}")
+
+
+_KEY_RE = re.compile(r"^\s*([^=\s#][^=]*?)\s*=")
+
+
+def _section(lines, plan, start: int, end: int, arrays: int, keys_cap: int, label: str) -> None:
     """Cut long multi-line arrays inside one section, then its key lines beyond ``keys_cap``."""
     i, shown = start, 0
     while i < end:
@@ -139,19 +170,34 @@ def _section(lines, plan, start: int, end: int, arrays: int, keys_cap: int) -> N
             last = end
             while last > i and not lines[last - 1].strip():
                 last -= 1
-            plan.drop(i, last, f"[thresher: {last - i} more lines of this table not shown]")
+            gone = _keys(lines, i, last)
+            names = ", ".join(gone)
+            listed = names if len(names) <= 400 else f"{gone[0]} … {gone[-1]}" if gone else ""
+            plan.drop(i, last, f"{label}: {shown + len(gone)} keys, {shown} shown"
+                      + (f"; not shown: {listed}" if listed else ""))
             return
         depth, j = _depth_change(line), i + 1
         while depth > 0 and j < end:
             depth += _depth_change(lines[j])
             j += 1
+        m = _KEY_RE.match(line)
         if j - i > arrays + 2:  # a multi-line array: keep its head and its closing line
-            ind = elide.indent_of(lines[i + 1])
-            plan.drop(i + 1 + arrays, j - 1, f"{ind}[thresher: {j - 2 - i - arrays} more lines of "
-                      "this array not shown]")
+            plan.drop(i + 1 + arrays, j - 1, f"{label}.{m.group(1) if m else '?'}: array of "
+                      f"{j - 2 - i} lines, {arrays} shown")
         shown += 1 if line.strip() and not line.lstrip().startswith("#") else 0
         i = j
 
+
+def _keys(lines, start: int, end: int) -> list[str]:
+    """The keys set on lines ``start..end-1`` at array depth 0 (one per multi-line value)."""
+    out, depth = [], 0
+    for line in lines[start:end]:
+        if depth == 0:
+            m = _KEY_RE.match(line)
+            if m:
+                out.append(m.group(1))
+        depth = max(0, depth + _depth_change(line))
+    return out
 
 
 def run(payload, params, ctx):
@@ -175,7 +221,8 @@ def run(payload, params, ctx):
     levels = LEVELS if compressibility(text) <= params["max_ratio"] else LEVELS[:GENTLE]
     cache: dict = {}
     for level in levels:
-        view, origin = elide.assemble(payload, _plan(lines, headers, doc, level, cache))
+        view, origin = elide.assemble(payload, _plan(lines, headers, doc, level, cache), "TOML",
+                                      ctx.handle)
         if not over_budget(view, ctx.budget):
             break
     out = payload.with_view(view, origin)

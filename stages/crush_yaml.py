@@ -16,6 +16,7 @@ from __future__ import annotations
 from thresher.dataflow.tokens import estimate
 
 from . import anomaly, elide
+from .text import spans
 from .lossless import compressibility
 from .distill_common import over_budget
 
@@ -59,8 +60,23 @@ def _row(node) -> dict:
     return row
 
 
+def _key(path: str, key: str) -> str:
+    """``path`` extended by mapping key ``key`` (jq-like: ``.jobs.test``, ``.paths["/pets"]``)."""
+    return f"{'' if path == '.' else path}.{key}" if key.replace("-", "_").isidentifier() \
+        else f"{path}[{key!r}]".replace("'", '"')
+
+
+def _names(names: list[str], limit: int = 240) -> str:
+    text = ", ".join(names)
+    return text if len(text) <= limit else f"{names[0]} … {names[-1]}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 class Walker:
-    """Plans the drops of one level over the composed documents."""
+    """Plans the drops of one level over the composed documents; each drop is noted by path."""
 
     def __init__(self, lines: list[str], level: tuple, cache: dict) -> None:
         self.lines = lines
@@ -68,33 +84,31 @@ class Walker:
         self.cache = cache
         self.plan = elide.Plan()
 
-    def node(self, node, depth: int) -> None:
-        """Plan ``node`` and, recursively, the members it keeps."""
+    def node(self, node, depth: int, path: str = ".") -> None:
+        """Plan ``node`` (at ``path``) and, recursively, the members it keeps."""
         import yaml
         if isinstance(node, yaml.SequenceNode) and not node.flow_style:
-            self.sequence(node, depth)
+            self.sequence(node, depth, path)
         elif isinstance(node, yaml.MappingNode) and not node.flow_style:
-            self.mapping(node, depth)
+            self.mapping(node, depth, path)
         elif isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
-            self.text(node)
+            self.text(node, path)
 
-    def member(self, node, first: int, end: int, depth: int) -> None:
+    def member(self, node, first: int, end: int, depth: int, path: str) -> None:
         """Plan a kept member spanning lines ``first..end-1``: fold it below its first line when
         it is a collection at the depth limit, else descend."""
         import yaml
         end = self.content_end(first, end)
         if depth < self.depth or not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) \
                 or node.flow_style or end - first <= 2:
-            self.node(node, depth)
+            self.node(node, depth, path)
             return
-        body = first + 1
-        ind = elide.indent_of(self.lines[body])
         if isinstance(node, yaml.MappingNode):
-            names = ", ".join(k.value for k, _ in node.value if k.start_mark.line >= body)
-            what = f": {names}" if len(names) <= 100 else f" ({len(node.value)} keys)"
+            names = [k.value for k, _ in node.value if k.start_mark.line > first]
+            what = f"{_plural(len(node.value), 'key')} not shown: {_names(names)}"
         else:
-            what = f" ({len(node.value)} items)"
-        self.plan.drop(body, end, f"{ind}[thresher: {end - body} lines not shown{what}]")
+            what = f"{_plural(len(node.value), 'item')} not shown"
+        self.plan.drop(first + 1, end, f"{path}: {what}")
 
     def content_end(self, start: int, end: int) -> int:
         """``end`` moved up past trailing blank and comment lines (they introduce what follows)."""
@@ -113,7 +127,7 @@ class Walker:
             starts.append(line)
         return starts
 
-    def sequence(self, node, depth: int) -> None:
+    def sequence(self, node, depth: int, path: str) -> None:
         import yaml
         items = node.value
         n = len(items)
@@ -130,21 +144,26 @@ class Walker:
             found = self.cache[id(node)]
         keep = elide.sample(n, cap, found, self.anomalies)
         ends = starts[1:] + [self.content_end(starts[-1], _end(items[-1], items[-1].start_mark.column))]
-        ind = elide.indent_of(self.lines[starts[0]])
-        if len(keep) < n and all(isinstance(i, yaml.MappingNode) for i in items):
+        if len(keep) < n:
             rows = [_row(i) for i in items]
-            cols = [c for c in anomaly.columns(rows) if "." not in c]
-            odd = f"; {len(found)} anomalous" if found else ""
-            parts = " | ".join(f"{c} {anomaly.profile(rows, c)}" for c in cols)
-            self.plan.insert(starts[0], f"{ind}[thresher: {n} items{odd}; keys: {parts}]")
+            parts = [f"{path}[]: {n} items, {len(keep)} shown ({', '.join(spans(keep, prefix='#'))})"]
+            if found:
+                parts.append(f"{len(found)} anomalous, {len(set(found) & set(keep))} shown")
+            if all(isinstance(i, yaml.MappingNode) for i in items):
+                cols = [c for c in anomaly.columns(rows) if "." not in c]
+                parts.append("keys: " + " | ".join(f"{c} {anomaly.profile(rows, c)}" for c in cols))
+                ident = anomaly.ident_column(rows)
+                gone = [i for i in range(n) if i not in set(keep)]
+                listed = ", ".join(rows[i][ident].text for i in gone) if ident else ""
+                if listed and len(listed) <= 400:
+                    parts.append(f"not shown ({ident}): {listed}")
+            self.plan.note("; ".join(parts))
         for a, b in elide.gaps(keep, n):
-            what = f"#{a}" if a == b else f"#{a}-#{b}"
-            self.plan.drop(starts[a], ends[b], f"{ind}[thresher: {b - a + 1} more item"
-                           f"{'s' if b > a else ''} not shown ({what})]")
+            self.plan.drop(starts[a], ends[b])
         for i in keep:
-            self.member(items[i], starts[i], ends[i], depth + 1)
+            self.member(items[i], starts[i], ends[i], depth + 1, f"{path}[{i}]")
 
-    def mapping(self, node, depth: int) -> None:
+    def mapping(self, node, depth: int, path: str) -> None:
         pairs = node.value
         n = len(pairs)
         if not n:
@@ -155,26 +174,22 @@ class Walker:
         keep = elide.sample(n, self.keys * (4 if depth <= 1 else 1), {}, 0)
         last_k, last_v = pairs[-1]
         ends = starts[1:] + [self.content_end(starts[-1], _end(last_v, last_k.start_mark.column))]
-        ind = elide.indent_of(self.lines[starts[0]])
+        if len(keep) < n:
+            gone = [pairs[i][0].value for i in range(n) if i not in set(keep)]
+            self.plan.note(f"{path}: {n} keys, {len(keep)} shown; not shown: {_names(gone, 400)}")
         for a, b in elide.gaps(keep, n):
-            names = ", ".join(k.value for k, _ in pairs[a:b + 1])
-            if len(names) > 240:
-                names = f"{pairs[a][0].value} … {pairs[b][0].value}"
-            self.plan.drop(starts[a], ends[b], f"{ind}[thresher: {b - a + 1} more key"
-                           f"{'s' if b > a else ''} not shown: {names}]")
+            self.plan.drop(starts[a], ends[b])
         for i in keep:
-            self.member(pairs[i][1], starts[i], ends[i], depth + 1)
+            self.member(pairs[i][1], starts[i], ends[i], depth + 1, _key(path, pairs[i][0].value))
 
-    def text(self, node) -> None:
+    def text(self, node, path: str) -> None:
         first = node.start_mark.line + 1  # the line after the `|` / `>` indicator
         end = _end(node, 0)
         while end > first and not self.lines[end - 1].strip():
             end -= 1
         if end - first > self.block + 1:
-            ind = elide.indent_of(self.lines[first])
-            n = end - first - self.block
-            self.plan.drop(first + self.block, end,
-                           f"{ind}[thresher: {n} more line{'s' if n > 1 else ''} of this text not shown]")
+            self.plan.drop(first + self.block, end, f"{path}: text of {end - first} lines, "
+                           f"{self.block} shown")
 
 
 
@@ -200,7 +215,7 @@ def run(payload, params, ctx):
         walker = Walker(lines, level, cache)
         for doc in docs:
             walker.node(doc, 0)
-        view, origin = elide.assemble(payload, walker.plan)
+        view, origin = elide.assemble(payload, walker.plan, "YAML", ctx.handle)
         if not over_budget(view, ctx.budget):
             break
     out = payload.with_view(view, origin)

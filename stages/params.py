@@ -45,6 +45,18 @@ DATA_FILE_READ = (r"(?:^|\s)(?:cat|bat|head|tail)\s+(?:-\S+\s+(?:\d+\s+)?)*[^\s|
                   r"(?:^|\s)(?:python[\d.]*\s+-m\s+json\.tool|jq|yq|gron)\s")
 """A data file shown (``cat x.csv``, ``python -m json.tool x.json``, ``jq``): byte-exact when a
 program reads it, crushed when the agent does (issue 16)."""
+DOCUMENT_FLAGS = (r"(?:^|\s)(?:--json(?:=\S*)?|-o\s*(?:json|yaml)|--output[= ](?:json|yaml)|"
+                  r"--(?:output-)?format[= ](?:json|yaml))(?=\s|$)")
+"""Flags that make a command print one JSON or YAML document (``npm view X --json``, ``kubectl get
+-o yaml``): byte-exact when a program reads it, crushed over budget
+when the agent's terminal does (issue 16). Event streams (``go test -json``, cargo's
+``--message-format=json``: one JSON object a line) are not documents and stay byte-exact."""
+DOCUMENT_COMMANDS = (r"(?:^|\s)(?:gh\s+api|(?:docker|podman)\s+(?:(?:container|image|network|volume)\s+)?"
+                     r"inspect|cargo\s+metadata|pip3?\s+inspect)\b|(?:^|\s)--report[= ]-\s(?=[^|;&<>]*?(?:^|\s)(?:-q|--quiet)\b)|"
+                     r"(?:^|\s)(?:-q|--quiet)\s[^|;&<>]*?--report[= ]-(?=\s|$)")
+"""Commands that print a JSON document by default (``gh api``, ``docker inspect``, ``cargo
+metadata``, ``pip inspect``; ``pip install --quiet --report -``, whose stdout is then the report
+alone): the same rule as :data:`DOCUMENT_FLAGS`."""
 
 
 class GuardParams(_Params):
@@ -58,7 +70,7 @@ class GuardParams(_Params):
                                  LOCK_FILE_READ],
         description="regexes on the command line that mean a program will parse the output")
     program_reads: list[str] = Field(
-        default_factory=lambda: [DATA_FILE_READ],
+        default_factory=lambda: [DATA_FILE_READ, DOCUMENT_FLAGS, DOCUMENT_COMMANDS],
         description="regexes of commands whose output passes byte-exact only when a program may be "
         "reading it (a PATH shim writing into a pipe or file); the agent reading gets the crushed view")
     sniff_json: bool = Field(True, description="output that parses as JSON passes byte-exact")

@@ -55,7 +55,7 @@ CASES: list[tuple[str, str | None]] = [
     ("yarn test:watch", None),
     ("bun test", T + "bun test"),
     ("pip install -r requirements.txt", T + "pip install -r requirements.txt"),
-    ("pip list --format=json", None),
+    ("pip list --format=json", T + "pip list --format=json"),  # one JSON document: a read (issue 16)
     ("uv sync --all-extras", T + "uv sync --all-extras"),
     ("uv pip install httpx", T + "uv pip install httpx"),
     ("poetry install --no-root", T + "poetry install --no-root"),
@@ -66,7 +66,7 @@ CASES: list[tuple[str, str | None]] = [
     ("npx jest --watchAll", None),
     ("npx vitest run src/utils", T + "npx vitest run src/utils"),
     ("ruff check . --fix", T + "ruff check . --fix"),
-    ("ruff check --output-format=json .", None),
+    ("ruff check --output-format=json .", T + "ruff check --output-format=json ."),  # one JSON document: a read (issue 16)
     ("mypy src/ --strict", T + "mypy src/ --strict"),
     ("make", T + "make"),
     ("make -j8 test", T + "make -j8 test"),
@@ -80,9 +80,9 @@ CASES: list[tuple[str, str | None]] = [
     ("docker logs -f api", None),
     ("docker compose up -d", T + "docker compose up -d"),
     ("docker compose up", None),
-    ("docker inspect api", None),
+    ("docker inspect api", T + "docker inspect api"),  # one JSON document: a read (issue 16)
     ("kubectl get pods -n staging", T + "kubectl get pods -n staging"),
-    ("kubectl get pods -o json", None),
+    ("kubectl get pods -o json", T + "kubectl get pods -o json"),  # one JSON document: a read (issue 16)
     ("kubectl get deploy -ojsonpath='{.items[*].metadata.name}'", None),
     ("kubectl get pods -w", None),
     ("kubectl -n prod logs deploy/api --since=10m", T + "kubectl -n prod logs deploy/api --since=10m"),

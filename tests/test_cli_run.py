@@ -109,9 +109,16 @@ def test_kill_switches(tmp_path):
 
 def test_watchers_and_machine_formats_run_untouched():
     code = "import json; print(json.dumps([{'a': i} for i in range(300)], indent=1))"
-    res = subprocess.run(TH + ["--", sys.executable, "-c", code, "--json"], capture_output=True)
     expected = subprocess.run([sys.executable, "-c", code], capture_output=True).stdout
+    res = subprocess.run(TH + ["--", sys.executable, "-c", code, "--porcelain"], capture_output=True)
     assert res.stdout == expected
+    # one JSON document (--json) is a read by the agent's terminal (issue 16: crushed over
+    # budget), but under a PATH shim into a pipe a program may be reading it: every byte
+    shim = {**os.environ, "THRESHER_SHIMMED": "1"}
+    res = subprocess.run(TH + ["--", sys.executable, "-c", code, "--json"], capture_output=True, env=shim)
+    assert res.stdout == expected
+    res = subprocess.run(TH + ["--", sys.executable, "-c", code, "--json"], capture_output=True)
+    assert res.stdout != expected and b"[thresher: " in res.stdout
 
 
 def test_bad_usage_runs_the_command_raw_with_a_warning():

@@ -23,6 +23,11 @@ READ_NOT_PARSED = {
     "csv-titanic": "`cat titanic.csv` at the end of an agent's line is a read (issue 16 §1: the "
                    "crushed view); nothing in the case tells it from csv-penguins, which is not "
                    "marked verbatim. Under a PATH shim into a pipe it is byte-exact (test_data_reads)",
+    "json-npm-view-react": "`npm view react --json` ending the agent's line prints one document for "
+                           "its terminal: a read (issue 16 §1, the crushed view); nothing in the "
+                           "case tells it from json-npm-view-express, which is not marked verbatim. "
+                           "Piped into jq, or under a PATH shim into a pipe, it is byte-exact "
+                           "(test_structured_reads)",
 }
 """Corpus cases marked verbatim that the project's INV-9 rule treats as a read by the agent."""
 

@@ -141,7 +141,9 @@ def test_whole_small_outputs_lose_only_their_colour_codes():
     assert compress(moved, command="pytest -q", exit_code=1).output == moved.encode()
     # structured output keeps its bytes, colour and all
     data = f'{red}{{"a": 1}}{off}\n'
-    assert compress(data, command="tool --json", exit_code=0).output == data.encode()
+    assert compress(data, command="tool --porcelain", exit_code=0).output == data.encode()
+    # one JSON document: byte-exact for a program reader; the agent's terminal reads it (issue 16)
+    assert compress(data, command="tool --json", exit_code=0, reader="program").output == data.encode()
 
 
 def test_archive_failure_means_raw(monkeypatch, tmp_path):

@@ -204,7 +204,11 @@ def test_json_documents_are_structured_unless_the_graph_opts_out():
     mute = copy.deepcopy(plan)
     mute["nodes"]["guard"]["params"]["sniff_json"] = False
     assert inv.structured_reason(case, mute) is None
-    assert inv.structured_reason(Case(b"x", "kubectl get pods -o json"), mute)
+    # a document flag: structured for a graph that sniffs JSON; where the agent reads documents,
+    # INV-9 is checked for a program reader (the agent's crushed view is a read, issue 16)
+    assert inv.structured_reason(Case(b"x", "kubectl get pods -o json"), plan)
+    assert inv.structured_reason(Case(b"x", "kubectl get pods -o json"), mute) is None
+    assert inv.structured_reason(Case(b"x", "git status --porcelain"), mute)
 
 
 def test_fail_open_check_sees_a_stage_that_does_not_fail_open(archive, monkeypatch):

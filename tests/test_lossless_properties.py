@@ -32,6 +32,7 @@ class Ctx:
 
     def __init__(self, max_lines: int = 5, max_tokens: int = 60) -> None:
         self.budget = {"max_lines": max_lines, "max_tokens": max_tokens}
+        self.handle = "0123456789ab"
         self.extras: dict = {}
 
 

@@ -36,6 +36,9 @@ ROOT = os.path.join(os.path.dirname(__file__), "..")
 PACKAGES = ("stages", "dataflow", "shell", "filters")
 REGEX_PARAMS = {"critical", "noise", "not_critical", "structured_flags"}
 """Param names whose values are lists of regexes (see stages/params.py)."""
+NOT_SHIPPED = {"dataflow.rxcache._BUILT", "dataflow.rxcache._STATE"}
+"""The regex cache's own state: patterns of whoever compiled them in this process (the standard
+library's among them), not patterns we ship; what it holds depends on what ran before."""
 MATCH_ONLY: dict[str, str] = {}
 """Regexes whose every use is ``.match(text, pos)`` with ``pos`` advancing: measured that way."""
 SHORT, LONG = 2000, 8000
@@ -65,6 +68,8 @@ def module_patterns() -> list[tuple[str, str, int]]:
         for info in pkgutil.iter_modules(package.__path__):
             mod = importlib.import_module(f"thresher.{pkg}.{info.name}")
             for attr, value in vars(mod).items():
+                if f"{pkg}.{info.name}.{attr}" in NOT_SHIPPED:
+                    continue
                 _walk(value, f"{pkg}.{info.name}.{attr}", out)
     return out
 

@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture_fixtures import save  # noqa: E402
+from capture_fixtures import save
 
 MIRRORS = "/work/.mirror"
 CASES = (("git-blame-own-headroom-proxy", "headroomlabs-ai+headroom", "headroom/cli/proxy.py"),

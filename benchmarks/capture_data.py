@@ -18,7 +18,7 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from capture_fixtures import run, save  # noqa: E402
+from capture_fixtures import run, save
 
 SRC = "benchmarks/capture_data.py"
 

@@ -25,8 +25,8 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from capture_data import case  # noqa: E402
-from capture_fixtures import run  # noqa: E402
+from capture_data import case
+from capture_fixtures import run
 
 SKLEARN, BOTO3, ANSIBLE = "scikit-learn==1.5.2", "boto3==1.35.0", "ansible-core==2.17.5"
 MIME_DB, CLAP_DEB = "mime-db@1.53.0", "librust-clap-dev"

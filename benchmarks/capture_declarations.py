@@ -27,7 +27,7 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture_docs import run, save  # noqa: E402
+from capture_docs import run, save
 
 HEADERS = ("readline/readline.h", "pthread.h", "openssl/ssl.h", "libtasn1.h")
 DTS = (("@types/node@26.6.11", "node/readline.d.ts", "ts-node-readline"),

@@ -20,8 +20,8 @@ import sysconfig
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture_fixtures import save  # noqa: E402
-from capture_git import run  # noqa: E402
+from capture_fixtures import save
+from capture_git import run
 
 SRC = "benchmarks/capture_everyday.py"
 SITE = sysconfig.get_path("purelib", vars={"base": sys.base_prefix, "platbase": sys.base_prefix})

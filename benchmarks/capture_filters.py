@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 import textwrap
@@ -370,7 +369,7 @@ def precommit(base: str) -> None:
                 types: [json]
               - id: no-breakpoint
                 name: no breakpoint calls
-                entry: 'breakpoint\('
+                entry: 'breakpoint\\('
                 language: pygrep
                 types: [python]
               - id: no-pdb

@@ -17,9 +17,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture_fixtures import save  # noqa: E402
+from capture_fixtures import save
 
-import requests  # noqa: E402  (its installed source is the code under version control here)
+import requests
 
 SRC = "benchmarks/capture_git.py"
 AUTHORS = [("Ada Lovelace", "ada@example.org"), ("Alan Turing", "alan@example.org"),

@@ -17,7 +17,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture_docs import run, save  # noqa: E402
+from capture_docs import run, save
 
 PAGES = (("html-own-jinja2-sandbox", "/usr/share/doc/python-jinja2-doc/html/sandbox.html"),
          ("html-own-click-options", "/usr/share/doc/python-click-doc/html/options.html"),

@@ -150,7 +150,7 @@ class Stub(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:  # quiet
         pass
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
+    def do_GET(self) -> None:
         path, _, query = self.path.partition("?")
         body = DISCOVERY.get(path)
         m = re.match(r"^/api/v1(?:/namespaces/(?P<ns>[^/]+))?/(?P<res>pods|events)(?:/(?P<name>[^/]+))?$", path)

@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture_search import case as search_case, copy_sources  # noqa: E402
+from capture_search import case as search_case, copy_sources
 
 SRC = "benchmarks/capture_listing.py"
 

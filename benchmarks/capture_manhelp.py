@@ -16,7 +16,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture_docs import run, save  # noqa: E402
+from capture_docs import run, save
 
 MAN_PAGES = ("tar", "ssh", "xargs", "python3")
 HELPS = (("tar", "tar --help"), ("curl", "curl --help all"), ("node", "node --help"),

@@ -17,8 +17,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture_fixtures import save  # noqa: E402
-from capture_git import run  # noqa: E402
+from capture_fixtures import save
+from capture_git import run
 
 SRC = "benchmarks/capture_search.py"
 PACKAGES = ("_pytest", "requests", "networkx", "pygments")

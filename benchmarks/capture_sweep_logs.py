@@ -22,7 +22,7 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from capture_fixtures import run, save  # noqa: E402
+from capture_fixtures import run, save
 
 SRC = "benchmarks/capture_sweep_logs.py"
 

@@ -22,7 +22,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import textwrap
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))

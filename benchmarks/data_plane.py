@@ -37,8 +37,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_inputs as inputs  # noqa: E402
-from bench_proc import Burners, bench_env, decision, load_note, measure  # noqa: E402
+import bench_inputs as inputs
+from bench_proc import Burners, bench_env, decision, load_note, measure
 
 MB = 1_000_000
 CPU_PER_10MB, RSS_FACTOR, FLAT = 1.0, 3.0, 1.5

@@ -32,8 +32,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_proc import bench_env, load_note, measure  # noqa: E402
-from latency import _hook_input  # noqa: E402 - the PreToolUse payload latency.py measures
+from bench_proc import bench_env, load_note, measure
+from latency import _hook_input
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "examples", "pytest-fail-verbose.txt")

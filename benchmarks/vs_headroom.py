@@ -31,8 +31,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_inputs as inputs  # noqa: E402
-from bench_proc import bench_env, load_note, measure  # noqa: E402
+import bench_inputs as inputs
+from bench_proc import bench_env, load_note, measure
 
 HEADROOM_ONE = r"""
 import json, logging, sys

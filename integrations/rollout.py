@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 
-from thresher.stores.db import StoreError
 
 MIN_PAYLOADS = 40
 """Measured payloads a root's baseline window needs before it graduates."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 
-from thresher.dataflow.tokens import estimate
 
 from .dropsum import drop
 

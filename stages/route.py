@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from thresher.dataflow.markers import footer, omitted_span
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.dataflow.tokens import estimate
 
 
 def run(payload, params, ctx):

@@ -9,7 +9,6 @@ written: the omitted lines are counted by the executor in the single footer.
 from __future__ import annotations
 
 from thresher.dataflow.payload import CRITICAL
-from thresher.dataflow.tokens import estimate
 
 
 def _select(payload, head: int, tail: int) -> list[int]:

@@ -255,7 +255,7 @@ def _recover(path: str, timeout: float = BUSY_TIMEOUT_S):
                 waited += 0.02
         try:  # another process may already have recreated it
             return _open(path, timeout)
-        except Exception as exc:  # noqa: BLE001 - decide below
+        except Exception as exc:
             if not is_corruption(exc):
                 raise
             why = "foreign" if isinstance(exc, ForeignDatabase) else "corrupt"
@@ -284,7 +284,7 @@ class Database:
             self.close()
             try:
                 self._conn = _open(self.path, self._timeout)
-            except Exception as exc:  # noqa: BLE001 - recover only from a damaged file
+            except Exception as exc:
                 if not is_corruption(exc):
                     raise
                 self._conn = _recover(self.path, self._timeout)
@@ -298,7 +298,7 @@ class Database:
         """
         try:
             result = self._run(fn)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             if not is_locked(exc):
                 raise
             self._set_timeout(0.0)  # do not wait again while the lock is held
@@ -311,7 +311,7 @@ class Database:
     def _run(self, fn):
         try:
             return fn(self.connect())
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             if not is_corruption(exc):
                 raise
         self.close()

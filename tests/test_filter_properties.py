@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from thresher.dataflow.api import compress
 from thresher.dataflow.executor import check_stage, initial_payload
 from thresher.dataflow.markers import is_clip_of
-from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.tokens import estimate
 from thresher.filters import engine
 from thresher.stages import read, score

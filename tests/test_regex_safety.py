@@ -149,7 +149,7 @@ class _Hang(Exception):
     pass
 
 
-def _on_alarm(signum, frame):  # noqa: ARG001 - signal handler signature
+def _on_alarm(signum, frame):
     raise _Hang()
 
 

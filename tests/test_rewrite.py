@@ -16,7 +16,7 @@ from thresher.shell import lexer, segments
 from thresher.shell.rewrite import WRAP, analyze, apply, rewrite
 
 sys.path.insert(0, os.path.dirname(__file__))
-from rewrite_table import CASES  # noqa: E402
+from rewrite_table import CASES
 
 HEAVY = ("yaml", "pydantic", "networkx", "numpy", "rank_bm25", "argparse", "blake3", "orjson")
 

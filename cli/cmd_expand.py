@@ -91,7 +91,7 @@ def _bounce(handle: str, shown: bytes) -> None:
 
 def _masked(archive, handle: str, raw: bytes) -> bytes:
     """``raw`` with the secrets its payload class masks masked (``raw`` itself when none)."""
-    from thresher.stages.secrets import mask_archived
+    from thresher.stages.lib.secrets import mask_archived
     masked = mask_archived(raw, archive.meta(handle))
     if masked is None:
         return raw
@@ -102,7 +102,7 @@ def _masked(archive, handle: str, raw: bytes) -> bytes:
 
 def _mask_for_index(raw: bytes, meta: dict) -> bytes:
     """What the search indexes of an archived output: secrets masked as ``expand`` shows them."""
-    from thresher.stages.secrets import mask_archived
+    from thresher.stages.lib.secrets import mask_archived
     masked = mask_archived(raw, meta)
     return raw if masked is None else masked
 

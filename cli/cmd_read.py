@@ -143,7 +143,8 @@ def _write_remembered(args, raw: bytes, shown: bytes) -> None:
 
 def _section_missing(raw: bytes, name: str) -> str | None:
     """An error naming the headings when ``name`` is not one of them, else ``None``."""
-    from thresher.stages import html_doc, markdown_doc
+    from thresher.stages.lib import html_doc
+    from thresher.stages.lib import markdown_doc
     lines = raw.decode("utf-8", "replace").split("\n")
     hs = markdown_doc.headings(lines)
     doc = html_doc.parse(lines) if not hs else None

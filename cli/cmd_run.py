@@ -255,7 +255,7 @@ def _mask_kept(data: bytes, ctx: dict) -> bytes:
     there is nothing to mask. Hiding the credential outranks raw-on-archive-failure: the masked
     lines say what they stand for, so without an archive only the footer is left out."""
     try:
-        from thresher.stages.secrets import mask_kept_headers
+        from thresher.stages.lib.secrets import mask_kept_headers
         found = mask_kept_headers(data)
         if found is None:
             return data

@@ -29,7 +29,8 @@ _SCORE = {"critical": [], "noise": [], "not_critical": [], "locations_on_failure
 
 def emission(f: dict, test: FilterTest) -> str:
     """What the filter stage emits for ``test`` (before the footer), as text."""
-    from thresher.stages import read, score
+    from thresher.stages.ingest import read
+    from thresher.stages.ingest import score
     payload = initial_payload(test.input.encode("utf-8"), command=test.command or "",
                               exit_code=test.exit_code)
     read_params = {"strip_ansi": f["strip_ansi"], "redraws": True, "max_line_chars": 4000}

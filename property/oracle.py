@@ -19,7 +19,7 @@ import re
 from thresher.dataflow.api import handle_of
 from thresher.dataflow.escapes import SGR_RE
 from thresher.dataflow.markers import CLIP_RE, FOOTER_RE, clip, elided, is_clip_of
-from thresher.stages.text import ANSI_RE, ERROR_RE, skeleton
+from thresher.stages.lib.text import ANSI_RE, ERROR_RE, skeleton
 
 from .relayout import relaid_from_input, relays_out
 

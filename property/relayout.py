@@ -17,11 +17,11 @@ import functools
 import html
 import re
 
-JSON_IMPLS = frozenset({"thresher.stages.crush_json:run", "thresher.stages.lossless:run"})
+JSON_IMPLS = frozenset({"thresher.stages.data.crush_json:run", "thresher.stages.generic.lossless:run"})
 """Stages whose synthetic lines may re-lay out JSON values."""
-BLAME_IMPLS = frozenset({"thresher.stages.distill_git_blame:run"})
+BLAME_IMPLS = frozenset({"thresher.stages.vcs.distill_git_blame:run"})
 """Stages whose synthetic lines may show a git blame row without its commit prefix (``N) code``)."""
-HTML_IMPLS = frozenset({"thresher.stages.distill_html:run"})
+HTML_IMPLS = frozenset({"thresher.stages.documents.html_outline:run"})
 """Stages whose synthetic lines may show an HTML row as markdown."""
 RELAYOUT_IMPLS = JSON_IMPLS | BLAME_IMPLS | HTML_IMPLS
 

@@ -12,7 +12,7 @@ from thresher.dataflow.plan import load_plans
 from thresher.dataflow.tokens import estimate
 from thresher.dataflow.trace import FAILED, REJECTED
 from thresher.property.invariants import MASKED_RE
-from thresher.stages.text import ERROR_RE
+from thresher.stages.lib.text import ERROR_RE
 
 from .conftest import CORPUS, FIXTURES, load_cases, seen_by_agent
 

@@ -12,7 +12,11 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.markers import FOOTER_RE, elided
 from thresher.dataflow.tokens import estimate
-from thresher.stages import crush_json, crush_table, crush_toml, crush_yaml, lossless
+from thresher.stages.data import crush_json
+from thresher.stages.data import crush_table
+from thresher.stages.data import crush_toml
+from thresher.stages.data import crush_yaml
+from thresher.stages.generic import lossless
 
 from .conftest import FIXTURES, fixture_case
 

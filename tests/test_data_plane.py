@@ -186,7 +186,7 @@ def _failed_kinds(text: str) -> dict[str, str]:
 def test_low_cardinality_fields_split_a_template_group_by_kind():
     """The real nginx access log, all in one masked group: statuses and methods (few distinct
     values) split it; paths, sizes and times (many values, or masked) do not."""
-    from thresher.stages.distill_log import refine
+    from thresher.stages.logs.distill_log import refine
     lines = fixture_case("log-sweep-nginx-access")["stdout"].splitlines()
     blocks = [(i, i + 1) for i in range(len(lines))]
     groups = refine({"all": list(range(len(lines)))}, blocks, lines)
@@ -265,7 +265,7 @@ def test_run_streams_raw_only_past_a_generous_hang_guard():
 def test_log_templates_depend_only_on_the_digit_shape_of_a_line():
     """The template memo keys lines by their digits 1-9 mapped to 1: on every captured line the
     template of the line and of its digit shape agree (critical or not)."""
-    from thresher.stages.distill_log import Templates, template
+    from thresher.stages.logs.distill_log import Templates, template
     memo = Templates()
     checked = 0
     for text in FIXTURE_TEXTS:
@@ -321,7 +321,7 @@ def test_every_graph_that_lists_its_own_structured_flags_keeps_porcelain():
 def test_line_patterns_agree_with_one_union_search():
     """LinePatterns (anchored patterns tried at position 0 only) gives the answer of one plain
     union search, for every graph's Score patterns on every fixture line."""
-    from thresher.stages.text import LinePatterns, anchored
+    from thresher.stages.lib.text import LinePatterns, anchored
     assert anchored(r"^a|^b") and anchored(r"(?:^x|^y)z") and anchored(r"(^E)\s")
     assert not anchored(r"a|^b") and not anchored(r"(?:^|\s)x") and not anchored(r"(?=^x)")
     sets = set()
@@ -342,7 +342,7 @@ def test_line_patterns_agree_with_one_union_search():
 
 def test_needed_literals_are_needed():
     """Every line a graph pattern matches holds one of the literals needed_literals names."""
-    from thresher.stages.text import needed_literals
+    from thresher.stages.lib.text import needed_literals
     assert needed_literals(r"\b(?:DETAIL|HINT):  \S|\bdeadlock\b") == {"DETAIL", "HINT", "deadlock"}
     assert needed_literals(r"(?i:warn)") is None and needed_literals(r"a?|b") is None
     assert needed_literals(r"(?=.*\bfoo\b)x+") == {"x"} and needed_literals(r"x(?!abcd)") == {"x"}
@@ -365,7 +365,7 @@ def test_needed_literals_are_needed():
 def test_a_critical_traceback_frame_keeps_its_source_line():
     """The source line under a critical `File "...", line N` frame is critical too (it says what
     failed); a frame the graph exempts keeps its code line exempt."""
-    from thresher.stages import score
+    from thresher.stages.ingest import score
     src = ['Traceback (most recent call last):',
            '  File "/srv/app/server.py", line 14, in do_GET',
            '    share = 100 // totals[key]',
@@ -383,7 +383,7 @@ def test_a_critical_traceback_frame_keeps_its_source_line():
 def test_kind_fields_match_the_plain_rule_on_fixture_logs():
     """distill-log's one-pass kind fields equal the rule written plainly (every row's fields
     held at once), on each fixture's lines grouped by template."""
-    from thresher.stages import distill_log as dl
+    from thresher.stages.logs import distill_log as dl
 
     def plain(members, blocks, lines):
         rows = [lines[blocks[b][0]].split() for b in members]
@@ -422,7 +422,7 @@ def test_log_timestamps_are_masked_as_by_the_word_boundary_first_pattern():
     """On every fixture line (and on lines starting or ending with each kind of stamp) the log
     timestamp pattern finds the same spans as its plain form; masking a chunk of lines at once
     gives the per-line results."""
-    from thresher.stages.distill_log import TIMESTAMP_RE, masked_times
+    from thresher.stages.logs.distill_log import TIMESTAMP_RE, masked_times
     edge = ["2026-12-02 05:29:50,123 x", "Dec  2 05:29:50 host", "[02/Dec/2026 05:29:50] GET",
             "x 05:29:50", "a05:29:50", "ADec  2 05:29:50", "Dec  2 05:29:50"]
     checked = 0
@@ -439,8 +439,8 @@ def test_log_timestamps_are_masked_as_by_the_word_boundary_first_pattern():
 
 def _plain_tiers(lines, params, failed):
     """Score's rule applied line by line, as first written (the reference for its fast form)."""
-    from thresher.stages.score import _FRAME, tier
-    from thresher.stages.text import LinePatterns
+    from thresher.stages.ingest.score import _FRAME, tier
+    from thresher.stages.lib.text import LinePatterns
     from thresher.dataflow.payload import CRITICAL
 
     def hits(patterns):
@@ -462,7 +462,7 @@ def test_score_tiers_every_fixture_line_as_the_per_line_rule_does():
     critical: on every fixture, for the score params of every graph, failing or not, its tiers
     are those of the plain per-line rule."""
     from thresher.dataflow.payload import IMPORTANT
-    from thresher.stages import score
+    from thresher.stages.ingest import score
     plans = load_plans().plans
     params = {json.dumps(n["params"], sort_keys=True): n["params"] for p in plans.values()
               for n in p["nodes"].values() if n["stage"] == "score"}
@@ -499,7 +499,7 @@ def test_round_robin_interleaves_depth_by_depth():
     """Every first item, then every second, ...: the order of padding all sequences to the
     longest, on sequences of very different lengths."""
     from itertools import zip_longest
-    from thresher.stages.budget import round_robin
+    from thresher.stages.lib.budget import round_robin
     gap = object()
     for seqs in ([[1], [2, 3, 4, 5], [], [6, 7]], [list(range(50))] + [[i] for i in range(100, 130)],
                  [[], []], [[1, 2]], [[1], [2], [3]]):

@@ -18,7 +18,7 @@ from thresher.dataflow.api import compress, load_plans
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.markers import FOOTER_RE
 from thresher.dataflow.tokens import estimate
-from thresher.stages import guard
+from thresher.stages.ingest import guard
 from thresher.stages.params import GuardParams
 
 from .conftest import FIXTURES, fixture_case

@@ -24,7 +24,7 @@ from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.markers import FOOTER_RE, elided, elision
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.tokens import estimate
-from thresher.stages import distill_code
+from thresher.stages.documents import code_outline
 
 from .conftest import FIXTURES, fixture_case
 
@@ -105,7 +105,7 @@ def outline_view(case: dict):
     p = initial_payload(case["stdout"].encode(), command=case["command"], exit_code=0)
     ctx = Context({"max_lines": 500, "max_tokens": 10000}, None, "0123456789ab", "code.default")
     params = {"min_lines": 200, "min_tokens": 3000, "language": None, "min_saving": 0.2}
-    return p, distill_code.run(p, params, ctx)
+    return p, code_outline.run(p, params, ctx)
 
 
 @pytest.mark.parametrize("case_id", DECL_CASES + ["code-own-java-arraylist",

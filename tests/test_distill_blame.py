@@ -18,7 +18,7 @@ from thresher.dataflow.plan import load_plans
 from thresher.property import invariants as inv
 from thresher.property.strategies import Case
 from thresher.dataflow.tokens import estimate
-from thresher.stages import distill_git_blame
+from thresher.stages.vcs import distill_git_blame
 from thresher.stores.archive import FileArchive
 
 from .conftest import fixture_case

@@ -8,7 +8,8 @@ import pytest
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.stages import diagnostics, distill_build
+from thresher.stages.lib import diagnostics
+from thresher.stages.runners import distill_build
 
 from .conftest import fixture_case, seen_by_agent
 

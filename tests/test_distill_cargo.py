@@ -9,7 +9,7 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.stages import distill_cargo
+from thresher.stages.runners import distill_cargo
 
 from .conftest import fixture_case
 

@@ -16,7 +16,9 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.stages import code_langs, code_outline, distill_code
+from thresher.stages.lib import code_langs
+from thresher.stages.lib import outline
+from thresher.stages.documents import code_outline
 from thresher.dataflow.markers import elided
 
 from .conftest import fixture_case
@@ -30,7 +32,7 @@ def outline(text: str, command: str, exit_code: int = 0, params=None, budget=Non
     """Run the stage on ``text`` as the output of ``command``."""
     p = initial_payload(text.encode(), command=command, exit_code=exit_code)
     ctx = Context(budget or BUDGET, None, "0123456789ab", "code.default")
-    return distill_code.run(p, dict(PARAMS, **(params or {})), ctx)
+    return code_outline.run(p, dict(PARAMS, **(params or {})), ctx)
 
 
 def check_elisions(view) -> None:
@@ -133,7 +135,7 @@ def test_declines_on_unknown_language_failure_prose_and_distilled_views():
     assert outline(prose, "cat notes.py") is None  # does not parse as Python: declined
     view = outline(case["stdout"], "cat src/net/http/server.go")
     ctx = Context(BUDGET, None, "0123456789ab", "code.default")
-    assert distill_code.run(view, PARAMS, ctx) is None  # never on an already distilled view
+    assert code_outline.run(view, PARAMS, ctx) is None  # never on an already distilled view
     assert outline(case["stdout"], "thresher read server.go --mode section:Intro") is None
 
 
@@ -180,10 +182,10 @@ def test_property_outline_contains_every_top_level_definition_name(path, level):
              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     lang = code_langs.load("python")
     lines = text.split("\n")
-    tree = code_outline.parse(lang, text)
+    tree = outline.parse(lang, text)
     if tree is None:
         return
-    shown = code_outline.outline(lang, tree, lines, level).shown
+    shown = outline.outline(lang, tree, lines, level).shown
     kept = "\n".join(line for line, s in zip(lines, shown) if s)
     for name in names:
         assert re.search(rf"\b(?:def|class) {re.escape(name)}\b", kept), (path, name)
@@ -198,11 +200,11 @@ GO_FILES = sorted(glob.glob("/usr/lib/go-*/src/net/http/*.go"))[:60]
 def test_property_go_outline_names_every_top_level_func(path):
     text = open(path, encoding="utf-8").read()
     lang = code_langs.load("go")
-    tree = code_outline.parse(lang, text)
+    tree = outline.parse(lang, text)
     if tree is None:
         return
     lines = text.split("\n")
-    shown = code_outline.outline(lang, tree, lines, 0).shown
+    shown = outline.outline(lang, tree, lines, 0).shown
     kept = "\n".join(line for line, s in zip(lines, shown) if s)
     for m in re.finditer(r"(?m)^func (?:\([^)]*\) )?(\w+)", text):
         assert m.group(0) in kept, (path, m.group(1))

@@ -11,7 +11,8 @@ import pytest
 from thresher.dataflow.api import compress
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
-from thresher.stages import distill_docker, distill_kubectl
+from thresher.stages.runners import distill_docker
+from thresher.stages.listings import distill_kubectl
 
 from .conftest import CORPUS, fixture_case, load_cases, seen_by_agent
 

@@ -10,8 +10,12 @@ from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.markers import ELISION_RE, elided
-from thresher.stages import (distill_html, distill_markdown, distill_prose, html_doc,
-                             markdown_doc, prose)
+from thresher.stages.documents import html_outline
+from thresher.stages.documents import markdown_outline
+from thresher.stages.documents import prose
+from thresher.stages.lib import html_doc
+from thresher.stages.lib import markdown_doc
+from thresher.stages.lib import ranking
 
 from .conftest import fixture_case
 
@@ -44,7 +48,7 @@ def test_headings_skip_fenced_code_and_read_setext():
 def test_markdown_outline_keeps_every_heading_and_counts_exactly():
     case = fixture_case("markdown-own-node-process")
     p = payload(case["stdout"], case["command"])
-    view = distill_markdown.run(p, MD, ctx())
+    view = markdown_outline.run(p, MD, ctx())
     assert view is not None
     text = "\n".join(view.lines)
     assert all(fact in text for fact in case["must_keep"])
@@ -56,33 +60,33 @@ def test_markdown_outline_keeps_every_heading_and_counts_exactly():
 def test_markdown_section_by_name_and_outline_mode():
     case = fixture_case("markdown-own-node-process")
     cmd = "thresher read doc/api/process.md --mode 'section:Event: exit'"
-    view = distill_markdown.run(payload(case["stdout"], cmd), MD, ctx())
+    view = markdown_outline.run(payload(case["stdout"], cmd), MD, ctx())
     body = [line for line, o in zip(view.lines, view.origin) if o >= 0]
     assert body[0] == "### Event: `'exit'`" or body[0].startswith("### Event: ")
     assert all(not line.startswith("## ") for line in body[1:])
     cmd = "thresher read doc/api/process.md --mode outline"
-    view = distill_markdown.run(payload(case["stdout"], cmd), MD, ctx(lines=2000, tokens=40000))
+    view = markdown_outline.run(payload(case["stdout"], cmd), MD, ctx(lines=2000, tokens=40000))
     assert all(line.startswith("#") or not line.strip() for line, o in zip(view.lines, view.origin)
                if o >= 0)
-    assert distill_markdown.run(payload(case["stdout"], "thresher read x.md --mode section:Nope"),
+    assert markdown_outline.run(payload(case["stdout"], "thresher read x.md --mode section:Nope"),
                                 MD, ctx()) is None
 
 
 def test_markdown_declines_small_headless_failed_and_distilled():
     short = "# T\n\nsome words here\n" * 10
-    assert distill_markdown.run(payload(short, "cat a.md"), MD, ctx()) is None
+    assert markdown_outline.run(payload(short, "cat a.md"), MD, ctx()) is None
     headless = "just prose without headings, line after line of it.\n" * 400
-    assert distill_markdown.run(payload(headless, "cat a.md"), MD, ctx()) is None
+    assert markdown_outline.run(payload(headless, "cat a.md"), MD, ctx()) is None
     case = fixture_case("markdown-own-node-process")
-    assert distill_markdown.run(payload(case["stdout"], "cat x.md", 1), MD, ctx()) is None
-    view = distill_markdown.run(payload(case["stdout"], "cat x.md"), MD, ctx())
-    assert distill_markdown.run(view, MD, ctx()) is None
+    assert markdown_outline.run(payload(case["stdout"], "cat x.md", 1), MD, ctx()) is None
+    view = markdown_outline.run(payload(case["stdout"], "cat x.md"), MD, ctx())
+    assert markdown_outline.run(view, MD, ctx()) is None
 
 
 def test_html_outline_keeps_anchors_drops_scripts_and_slices_sections():
     case = fixture_case("html-own-python-policy")
     p = payload(case["stdout"], case["command"])
-    view = distill_html.run(p, HTML, ctx(800, 10000))
+    view = html_outline.run(p, HTML, ctx(800, 10000))
     assert view is not None
     text = "\n".join(view.lines)
     assert all(fact in text for fact in case["must_keep"])
@@ -95,13 +99,13 @@ def test_html_outline_keeps_anchors_drops_scripts_and_slices_sections():
     body = [line for line in view.lines[:-1] if not ELISION_RE.match(line)]
     assert body == [doc.md_row(r) for r in range(len(p.source)) if r not in covered and doc.md_row(r)]
     cmd = "thresher read python-policy.html --mode section:Packaged"
-    section = distill_html.run(payload(case["stdout"], cmd), HTML, ctx(800, 10000))
+    section = html_outline.run(payload(case["stdout"], cmd), HTML, ctx(800, 10000))
     assert section is not None and "[thresher: section " in section.lines[-1]
 
 
 def test_html_declines_on_text_that_is_not_html():
     text = "plain words in a plain file, nothing marked up at all.\n" * 300
-    assert distill_html.run(payload(text, "cat page.html"), HTML, ctx()) is None
+    assert html_outline.run(payload(text, "cat page.html"), HTML, ctx()) is None
 
 
 def test_man_page_keeps_sections_and_options_and_long_pages_shrink():
@@ -117,21 +121,21 @@ def test_man_page_keeps_sections_and_options_and_long_pages_shrink():
 
 def test_prose_declines_on_data_and_logs():
     rows = "\n".join(f"{i},{i * 3},{i % 7},abc" for i in range(500))
-    assert distill_prose.run(payload(rows, "cat data.txt"), PROSE, ctx()) is None
+    assert prose.run(payload(rows, "cat data.txt"), PROSE, ctx()) is None
 
 
 def test_prose_lines_are_byte_exact_and_near_duplicates_skipped():
     texts = {0: "Install with `pip install thresher==0.1.0` from https://pypi.org/p/x",
              1: "Install with `pip install thresher==0.1.0` from https://pypi.org/p/x again",
              2: "Unrelated chatter about the weather and other things entirely"}
-    scores = prose.score(texts, ["install"], set())
-    shown = prose.choose(scores, texts, 1000, [False] * 3)
+    scores = ranking.score(texts, ["install"], set())
+    shown = ranking.choose(scores, texts, 1000, [False] * 3)
     assert shown == [True, False, True] or shown == [False, True, True]
 
 
 def test_rank_bm25_is_not_imported_with_the_stage_modules():
-    code = ("import sys; import thresher.stages.prose, thresher.stages.distill_prose, "
-            "thresher.stages.distill_markdown, thresher.stages.distill_html; "
+    code = ("import sys; import thresher.stages.lib.ranking, thresher.stages.documents.prose, "
+            "thresher.stages.documents.markdown_outline, thresher.stages.documents.html_outline; "
             "print('rank_bm25' in sys.modules, 'numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

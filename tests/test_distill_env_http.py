@@ -8,7 +8,8 @@ import pytest
 
 from thresher.dataflow.api import compress
 from thresher.dataflow.executor import initial_payload
-from thresher.stages import distill_env, distill_http
+from thresher.stages.listings import distill_env
+from thresher.stages.logs import distill_http
 
 from .conftest import fixture_case, seen_by_agent
 

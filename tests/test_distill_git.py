@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from thresher.stages import distill_git_blame, distill_git_status
+from thresher.stages.vcs import distill_git_blame
+from thresher.stages.vcs import distill_git_status
 
 from .conftest import fixture_case
 from .distill_blame_util import expand_blame

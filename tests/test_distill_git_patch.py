@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from thresher.stages import distill_git_patch
-from thresher.stages.gitpatch import parse
-from thresher.stages.text import ERROR_RE
+from thresher.stages.vcs import distill_git_patch
+from thresher.stages.lib.gitpatch import parse
+from thresher.stages.lib.text import ERROR_RE
 
 from .conftest import fixture_case
 from .distill_util import graph, output_lines, stage

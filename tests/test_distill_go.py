@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.stages import distill_go
+from thresher.stages.runners import distill_go
 
 from .conftest import fixture_case, seen_by_agent
 

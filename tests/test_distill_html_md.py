@@ -16,7 +16,8 @@ from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.tokens import estimate
 from thresher.property.relayout import markdown_from_input
-from thresher.stages import distill_html, html_doc
+from thresher.stages.documents import html_outline
+from thresher.stages.lib import html_doc
 from thresher.dataflow.markers import ELISION_RE
 
 from .conftest import fixture_case
@@ -70,7 +71,7 @@ def test_definition_terms_are_structure_like_headings():
     cmd = "thresher read sandbox.html --mode section:ImmutableSandboxedEnvironment"
     p = initial_payload(case["stdout"].encode(), command=cmd, exit_code=0)
     ctx = Context({"max_lines": 800, "max_tokens": 10000}, None, "0123456789ab", "test")
-    view = distill_html.run(p, PARAMS, ctx)
+    view = html_outline.run(p, PARAMS, ctx)
     assert view is not None and "section 'class jinja2.sandbox.ImmutableSandboxedEnvironment" \
         in view.lines[-1]
     shown = [s for s in view.lines if not ELISION_RE.match(s) and not s.startswith("[thresher: ")]

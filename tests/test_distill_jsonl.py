@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
-from thresher.stages import distill_jsonl
+from thresher.stages.data import distill_jsonl
 
 from .conftest import fixture_case, seen_by_agent
 

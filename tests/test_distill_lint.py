@@ -10,7 +10,9 @@ from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.tokens import estimate
-from thresher.stages import diagnostics, distill_lint, lint_groups
+from thresher.stages.lib import diagnostics
+from thresher.stages.runners import distill_lint
+from thresher.stages.lib import lint_groups
 
 from .conftest import fixture_case
 

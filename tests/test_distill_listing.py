@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from thresher.stages import distill_listing
+from thresher.stages.listings import distill_listing
 
 from .conftest import fixture_case
 from .distill_util import graph, kept_and_summaries, output_lines, stage

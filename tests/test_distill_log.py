@@ -8,7 +8,8 @@ import pytest
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.stages import distill_log, score
+from thresher.stages.logs import distill_log
+from thresher.stages.ingest import score
 
 from .conftest import fixture_case, seen_by_agent
 

@@ -14,7 +14,7 @@ import yaml
 
 from thresher.dataflow.api import compress
 from thresher.dataflow.tokens import estimate
-from thresher.stages.distill_prose import OPTION, TERM_RE
+from thresher.stages.documents.prose import OPTION, TERM_RE
 
 from .conftest import FIXTURES, fixture_case, seen_by_agent
 

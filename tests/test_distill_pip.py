@@ -9,7 +9,7 @@ import pytest
 
 from thresher.dataflow.api import compress
 from thresher.dataflow.executor import initial_payload
-from thresher.stages import distill_pip
+from thresher.stages.runners import distill_pip
 
 from .conftest import CORPUS, fixture_case, load_cases
 

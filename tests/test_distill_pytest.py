@@ -10,7 +10,8 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.stages import distill_pytest, distill_unittest
+from thresher.stages.runners import distill_pytest
+from thresher.stages.runners import distill_unittest
 
 from .conftest import fixture_case
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from thresher.dataflow.markers import is_clip_of
-from thresher.stages import distill_search
+from thresher.stages.listings import distill_search
 
 from .conftest import fixture_case
 from .distill_util import graph, kept_and_summaries, output_lines, stage

@@ -154,7 +154,7 @@ def test_content_modes_classify_as_the_file_they_print():
 def test_a_lock_file_printed_by_a_content_mode_stays_byte_exact():
     """``git show REV:Cargo.lock`` is judged as ``cat Cargo.lock`` by the toml graph's Guard."""
     from thresher.dataflow.executor import initial_payload
-    from thresher.stages import guard
+    from thresher.stages.ingest import guard
     params = load_plans().plans["toml.default"]["nodes"]["guard"]["params"]
     lines = b"".join(b'[[package]]\nname = "p%d"\nversion = "1.0.%d"\n\n' % (i, i) for i in range(80))
     for command, kept in (("git show HEAD:Cargo.lock", True), ("cat Cargo.lock", True),

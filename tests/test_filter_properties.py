@@ -16,8 +16,9 @@ from thresher.dataflow.executor import check_stage, initial_payload
 from thresher.dataflow.markers import is_clip_of
 from thresher.dataflow.tokens import estimate
 from thresher.filters import engine
-from thresher.stages import read, score
-from thresher.stages.distill_common import critical_flags
+from thresher.stages.ingest import read
+from thresher.stages.ingest import score
+from thresher.stages.lib.common import critical_flags
 
 from .conftest import fixture_case
 

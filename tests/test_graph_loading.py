@@ -152,7 +152,7 @@ def test_stage_that_does_not_accept_the_payload_class_is_refused(tmp_path):
     from thresher.dataflow.contract import StageInfo
     from thresher.stages.registry import REGISTRY
     registry = dict(REGISTRY)
-    registry["git-only"] = StageInfo("git-only", "distill", "thresher.stages.distill_noise:run",
+    registry["git-only"] = StageInfo("git-only", "distill", "thresher.stages.generic.drop_noise:run",
                                      "thresher.stages.params:DropNoiseParams", "test stage",
                                      accepts=("git-status",))
     path = _write(tmp_path, "pytest.default.yaml", """\

@@ -13,8 +13,11 @@ from thresher.dataflow import escapes
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.tokens import estimate
-from thresher.stages import crush_json, crush_table, crush_yaml, lossless
-from thresher.stages import jsontree as jt
+from thresher.stages.data import crush_json
+from thresher.stages.data import crush_table
+from thresher.stages.data import crush_yaml
+from thresher.stages.generic import lossless
+from thresher.stages.lib import jsontree as jt
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

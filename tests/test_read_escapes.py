@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from thresher.dataflow.api import compress
 from thresher.dataflow.escapes import strip_sgr
-from thresher.stages.read import clean
-from thresher.stages.text import ERROR_RE
+from thresher.stages.ingest.read import clean
+from thresher.stages.lib.text import ERROR_RE
 
 from .conftest import fixture_case
 
@@ -74,7 +74,7 @@ def test_a_long_error_line_is_not_clipped_wherever_its_error_word_is():
     """A failing command's error line longer than the clip limit passes whole even when the error
     word comes after the limit (a long echoed compiler command ending in ``failed: cc1``)."""
     from thresher.dataflow.executor import initial_payload
-    from thresher.stages import read
+    from thresher.stages.ingest import read
     line = "-I/usr/include " * 400 + "failed: cc1"
     params = {"strip_ansi": True, "redraws": True, "max_line_chars": 4000}
     failing = read.run(initial_payload((line + "\nok\n").encode(), exit_code=1), params, None)

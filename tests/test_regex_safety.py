@@ -65,12 +65,13 @@ def module_patterns() -> list[tuple[str, str, int]]:
     plan.content_member("git show HEAD:a")  # compiles the content-mode patterns (lazy, in a dict)
     for pkg in PACKAGES:
         package = importlib.import_module(f"thresher.{pkg}")
-        for info in pkgutil.iter_modules(package.__path__):
-            mod = importlib.import_module(f"thresher.{pkg}.{info.name}")
+        for info in pkgutil.walk_packages(package.__path__, f"thresher.{pkg}."):
+            mod = importlib.import_module(info.name)
+            short = info.name.removeprefix("thresher.")
             for attr, value in vars(mod).items():
-                if f"{pkg}.{info.name}.{attr}" in NOT_SHIPPED:
+                if f"{short}.{attr}" in NOT_SHIPPED:
                     continue
-                _walk(value, f"{pkg}.{info.name}.{attr}", out)
+                _walk(value, f"{short}.{attr}", out)
     return out
 
 

@@ -199,7 +199,7 @@ def test_a_warm_pipe_does_not_import_re(planned):
 def test_remembered_facts_are_filed_under_the_code_that_computed_them(fresh_state, tmp_path,
                                                                      monkeypatch):
     import types
-    from thresher.stages import text
+    from thresher.stages.lib import text
     source = tmp_path / "facts_module.py"
     source.write_text("# stands in for the module of a remembered function\n")
     module = types.ModuleType("thresher_rxcache_facts_module")

@@ -17,7 +17,7 @@ import pytest
 from thresher.dataflow.api import compress
 from thresher.dataflow.markers import FOOTER_RE
 from thresher.dataflow.plan import load_plans
-from thresher.stages import secrets
+from thresher.stages.lib import secrets
 
 from .conftest import fixture_case
 

@@ -16,7 +16,7 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.plan import load_plans
 from thresher.dataflow.tokens import estimate
 from thresher.filters import engine, runtime
-from thresher.stages.text import ANSI_RE, ERROR_RE
+from thresher.stages.lib.text import ANSI_RE, ERROR_RE
 
 from .conftest import FIXTURES, load_cases, seen_by_agent
 

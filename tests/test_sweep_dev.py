@@ -6,7 +6,8 @@ import re
 
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
-from thresher.stages import distill_go, distill_unittest
+from thresher.stages.runners import distill_go
+from thresher.stages.runners import distill_unittest
 
 from .conftest import fixture_case, seen_by_agent
 

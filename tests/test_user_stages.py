@@ -23,7 +23,7 @@ MODULE = '''
 from pydantic import BaseModel, ConfigDict
 
 from thresher.dataflow.contract import StageInfo
-from thresher.stages.distill_common import build, critical_flags
+from thresher.stages.lib.common import build, critical_flags
 
 
 class Params(BaseModel):
@@ -137,7 +137,7 @@ def test_a_user_stage_is_looked_up_like_a_built_in(site):
     """The entry point resolves to its StageInfo; built-in keys still win; iteration lists both."""
     reg = _stages()
     assert reg["drop-debug"].impl == "demo_stages:run" and reg["drop-debug"].emits_summaries
-    assert reg["trim"].impl == "thresher.stages.trim:run"
+    assert reg["trim"].impl == "thresher.stages.emit.trim:run"
     keys = list(reg)
     assert keys.count("trim") == 1 and "drop-debug" in keys and "read" in keys
     assert reg.get("nobody-provides-this") is None
@@ -274,7 +274,7 @@ def test_graph_stages_lists_user_stages_and_their_errors(site):
     by = {(r["stage"], r["origin"]): r for r in rows}
     assert by[("drop-debug", "user")]["phase"] == "distill"
     assert "clashes with the built-in stage" in by[("trim", "user")]["error"]
-    assert by[("trim", "built-in")]["impl"] == "thresher.stages.trim:run"
+    assert by[("trim", "built-in")]["impl"] == "thresher.stages.emit.trim:run"
     assert "extra='forbid'" in by[("loose", "user")]["hint"]
 
 

@@ -1,0 +1,1 @@
+"""Distillers for data: JSON, CSV/TSV, YAML, TOML, JSON Lines, and secret masking in JSON."""

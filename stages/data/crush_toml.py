@@ -1,0 +1,230 @@
+"""crush-toml: a TOML document over budget, shortened by dropping whole line ranges.
+
+Kept lines are byte-exact (comments as written); each dropped range is one line with the exact
+count:
+- arrays of tables (``[[package]]`` of a lock file, ``[[bin]]``): the first entries, the last,
+  and *every anomalous entry* (``anomaly.py``: a missing or rare key, a differing source or
+  status, an outlier), with a schema line (keys, kinds, counts, values); an entry's sub-tables
+  (``[package.dependencies]``) go with it;
+- long multi-line arrays (``dependencies = [`` … ``]``): the first lines and the closing one;
+- long sections: the first key lines.
+Table headers are found by a line scan that skips multi-line strings and arrays, and are checked
+against ``tomllib``'s parse of the same text: any disagreement declines. Levels go from gentle to
+aggressive; the first that fits the budget wins (deterministic).
+"""
+
+from __future__ import annotations
+
+import re
+
+from thresher.dataflow.tokens import estimate
+
+from thresher.stages.lib import anomaly
+from thresher.stages.lib import elide
+from thresher.stages.lib.text import spans
+from thresher.stages.generic.lossless import compressibility
+from thresher.stages.lib.common import over_budget
+
+_PART = r"""(?:[A-Za-z0-9_\-]++|"(?:[^"\\]|\\.)*+"|'[^']*+')"""
+HEADER_RE = re.compile(rf"^\s*(\[\[?)\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]\]?\s*(?:#.*)?$")
+PART_RE = re.compile(_PART)
+# entries per array of tables, lines per multi-line array, key lines per section, anomalies
+LEVELS = ((50, 40, 80, 60), (20, 20, 40, 40), (10, 10, 25, 30), (6, 6, 15, 20), (3, 4, 10, 12),
+          (2, 3, 6, 8), (1, 2, 4, 5))
+GENTLE = 2
+
+
+def _depth_change(line: str) -> int:
+    """Net ``[`` minus ``]`` outside quoted strings and comments (for multi-line arrays)."""
+    line = re.sub(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'', "", line).split("#", 1)[0]
+    return line.count("[") - line.count("]")
+
+
+def _parts(name: str) -> tuple[str, ...]:
+    """The keys of a dotted table name (``a."b.c".d`` → ``("a", "b.c", "d")``)."""
+    import json
+    out = []
+    for p in PART_RE.findall(name):
+        out.append(json.loads(p) if p[0] == '"' else p[1:-1] if p[0] == "'" else p)
+    return tuple(out)
+
+
+def _label(name: tuple[str, ...]) -> str:
+    """A table name as written in a header (quoted where a key needs it)."""
+    import json
+    return ".".join(k if re.fullmatch(r"[A-Za-z0-9_\-]+", k) else json.dumps(k) for k in name)
+
+
+def scan(lines: list[str]) -> list[tuple[int, tuple, bool]] | None:
+    """``(line, name keys, is_array)`` of every table header; ``None`` when unsure."""
+    out, in_str, depth = [], None, 0
+    for i, line in enumerate(lines):
+        if in_str:
+            if line.count(in_str) % 2:
+                in_str = None
+            continue
+        for q in ('"""', "'''"):
+            if line.count(q) % 2:
+                in_str = q
+        if depth == 0:
+            m = HEADER_RE.match(line)
+            if m and in_str is None:
+                out.append((i, _parts(m.group(2)), m.group(1) == "[["))
+                continue
+        depth = max(0, depth + _depth_change(line)) if in_str is None else depth
+    return out
+
+
+def _lookup(doc, name: tuple):
+    """The value at table ``name``; through an array of tables, in any of its entries."""
+    nodes = [doc]
+    for part in name:
+        nxt = []
+        for node in nodes:
+            for item in (node if isinstance(node, list) else [node]):
+                if isinstance(item, dict) and part in item:
+                    nxt.append(item[part])
+        if not nxt:
+            return None
+        nodes = nxt
+    return nodes[0]
+
+
+def _row(entry) -> dict:
+    row = {}
+    for k, v in entry.items() if isinstance(entry, dict) else ():
+        if isinstance(v, dict):
+            row[k] = anomaly.Cell("obj", "{}")
+        elif isinstance(v, list):
+            row[k] = anomaly.Cell("arr", "[]")
+        else:
+            row[k] = anomaly.text_cell(str(v).lower() if isinstance(v, bool) else str(v))
+    return row
+
+
+def _plan(lines, headers, doc, level, cache) -> elide.Plan:
+    """The drops of one level, each noted by table."""
+    entries, arrays, keys_cap, cap = level
+    plan = elide.Plan()
+    bounds = [h[0] for h in headers] + [len(lines)]
+    i = 0
+    while i < len(headers):
+        start, name, is_array = headers[i]
+        if not is_array:
+            _section(lines, plan, start + 1, bounds[i + 1], arrays, keys_cap, f"[{_label(name)}]")
+            i += 1
+            continue
+        group = [i]  # the entries of this array of tables, each with its sub-tables
+        j = i + 1
+        while j < len(headers) and headers[j][1][:len(name)] == name:
+            if headers[j][1] == name and headers[j][2]:
+                group.append(j)
+            j += 1
+        starts = [headers[g][0] for g in group]
+        ends = starts[1:] + [bounds[j]]
+        _entries(lines, plan, doc, name, starts, ends, level, cache)
+        i = j
+    first = bounds[0] if headers else len(lines)
+    _section(lines, plan, 0, first, arrays, keys_cap, "(top level)")
+    return plan
+
+
+def _entries(lines, plan, doc, name: tuple, starts: list, ends: list, level, cache) -> None:
+    """Sample the entries of one array of tables (``[[package]]``)."""
+    entries, arrays, _, cap = level
+    n, label = len(starts), f"[[{_label(name)}]]"
+    if n > entries + 1 and name not in cache:
+        values = _lookup(doc, name)
+        cache[name] = anomaly.find([_row(e) for e in values]) if isinstance(values, list) \
+            and len(values) == n else {}
+    found = cache.get(name, {})
+    keep = elide.sample(n, entries, found, cap)
+    if len(keep) < n:
+        rows = [_row(e) for e in _lookup(doc, name) or []]
+        parts = [f"{label}: {n} entries, {len(keep)} shown ({', '.join(spans(keep, prefix='#'))})"]
+        if found:
+            parts.append(f"{len(found)} anomalous, {len(set(found) & set(keep))} shown")
+        if len(rows) == n:
+            parts.append("keys: " + " | ".join(f"{c} {anomaly.profile(rows, c)}"
+                                               for c in anomaly.columns(rows)))
+            ident = anomaly.ident_column(rows)
+            gone = ", ".join(rows[k][ident].text for k in range(n) if k not in set(keep)) \
+                if ident else ""
+            if gone and len(gone) <= 600:
+                parts.append(f"not shown ({ident}): {gone}")
+        plan.note("; ".join(parts))
+    for a, b in elide.gaps(keep, n):
+        plan.drop(starts[a], ends[b])
+    for k in keep:
+        _section(lines, plan, starts[k] + 1, ends[k], arrays, 10 ** 6, f"{label}#{k}")
+
+
+_KEY_RE = re.compile(r"^\s*([^=\s#][^=]*?)\s*=")
+
+
+def _section(lines, plan, start: int, end: int, arrays: int, keys_cap: int, label: str) -> None:
+    """Cut long multi-line arrays inside one section, then its key lines beyond ``keys_cap``."""
+    i, shown = start, 0
+    while i < end:
+        line = lines[i]
+        if shown >= keys_cap and line.strip() and not line.lstrip().startswith("#"):
+            last = end
+            while last > i and not lines[last - 1].strip():
+                last -= 1
+            gone = _keys(lines, i, last)
+            names = ", ".join(gone)
+            listed = names if len(names) <= 400 else f"{gone[0]} … {gone[-1]}" if gone else ""
+            plan.drop(i, last, f"{label}: {shown + len(gone)} keys, {shown} shown"
+                      + (f"; not shown: {listed}" if listed else ""))
+            return
+        depth, j = _depth_change(line), i + 1
+        while depth > 0 and j < end:
+            depth += _depth_change(lines[j])
+            j += 1
+        m = _KEY_RE.match(line)
+        if j - i > arrays + 2:  # a multi-line array: keep its head and its closing line
+            plan.drop(i + 1 + arrays, j - 1, f"{label}.{m.group(1) if m else '?'}: array of "
+                      f"{j - 2 - i} lines, {arrays} shown")
+        shown += 1 if line.strip() and not line.lstrip().startswith("#") else 0
+        i = j
+
+
+def _keys(lines, start: int, end: int) -> list[str]:
+    """The keys set on lines ``start..end-1`` at array depth 0 (one per multi-line value)."""
+    out, depth = [], 0
+    for line in lines[start:end]:
+        if depth == 0:
+            m = _KEY_RE.match(line)
+            if m:
+                out.append(m.group(1))
+        depth = max(0, depth + _depth_change(line))
+    return out
+
+
+def run(payload, params, ctx):
+    """The shortened document, or ``None`` (fits the budget, or not TOML we can address)."""
+    if not over_budget(list(payload.lines), ctx.budget):
+        return None
+    text = "\n".join(payload.source)
+    if len(text) > params["max_bytes"]:
+        return None
+    try:
+        import tomllib
+        doc = tomllib.loads(text)
+    except Exception:  # not TOML (or no tomllib before Python 3.11): let the graph go on
+        return None
+    lines = list(payload.source)
+    headers = scan(lines)
+    if not headers and not doc or headers is None:
+        return None
+    if any(_lookup(doc, name) is None for _, name, _ in headers):
+        return None
+    levels = LEVELS if compressibility(text) <= params["max_ratio"] else LEVELS[:GENTLE]
+    cache: dict = {}
+    for level in levels:
+        view, origin = elide.assemble(payload, _plan(lines, headers, doc, level, cache), "TOML",
+                                      ctx.handle)
+        if not over_budget(view, ctx.budget):
+            break
+    out = payload.with_view(view, origin)
+    return out if estimate(out.text()) < payload.tokens() else None

@@ -1,0 +1,20 @@
+"""The ``mask-json`` stage: credential values in a JSON document masked in their lines.
+
+What counts as a credential, and how a line is masked, is :mod:`thresher.stages.lib.secrets`
+(shared with ``distill-http`` and ``thresher expand``).
+"""
+
+from __future__ import annotations
+
+from thresher.dataflow.payload import Out
+
+from thresher.stages.lib.secrets import json_candidates, mask_json_line, mask_view
+
+
+def run(payload, params, ctx):  # noqa: ARG001 - stage signature
+    """mask-json: credential values masked; leaves through ``masked`` (past the re-layout stages,
+    which rebuild the document from the unmasked source) or declines."""
+    if any(o < 0 for o in payload.origin):
+        return None
+    view = mask_view(payload, mask_json_line, only=json_candidates(payload.lines))
+    return None if view is None else Out("masked", view)

@@ -1,0 +1,1 @@
+"""Distillers for documents an agent reads: source code, markdown, HTML, prose and manuals."""

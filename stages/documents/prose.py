@@ -1,0 +1,91 @@
+"""prose: the residual for documents no typed transform recognised (text files, manual pages).
+
+Keeps byte-exact: heading lines (markdown headings, or the column-0 section titles of a manual page
+whose body is indented), definition terms (option lines such as ``  -t     sort by time``; with
+``every_term`` all of them whatever the line budget, else while they fit), then
+the best remaining lines by prose scoring (``ranking.py``: BM25 against the command's words and the
+headings, position, salience, near-duplicates skipped) within ``keep_share`` of the tokens and the
+budget. Everything else is elided with exact ranges. Whole lines are chosen, so code, URLs, paths,
+versions, numbers and identifiers in them are never altered. Declines on short inputs, inputs that
+are not prose (fewer than ``min_prose`` of the non-blank lines read as sentences: logs, tables,
+data), failures and already distilled views.
+"""
+
+from __future__ import annotations
+
+import re
+
+from thresher.dataflow.tokens import estimate
+
+from thresher.stages.lib import markdown_doc
+from thresher.stages.lib import ranking
+from thresher.stages.documents.markdown_outline import query_words
+from thresher.stages.lib.elide import elide, pristine, read_mode
+
+# A sentence starts where a word starts (the lookbehind): tried from every letter of a long word,
+# `[a-z']+` rescanned the rest of it (quadratic: seconds on one 8,000-letter line).
+_SENTENCE = re.compile(r"(?<![A-Za-z'])[A-Za-z][a-z']+(?:[ ,;:]+[A-Za-z(][\w'()-]*){3,}")
+# A definition term: an option (`-a, --all`, `--block-size=SIZE`, `-#`, `-?`, `-:`, `--http1.1`,
+# `+N`; flush left too, as `python3 --help` prints them), one made only of punctuation (`--` and
+# `-` alone, followed by a column gap, a comma or nothing: a `- item` list line is not one), or an
+# indented environment-variable name. `[ \t]`, not `\s`: a term never spans lines.
+OPTION = (r"^[ \t]{0,12}(?:--?|\+)(?:[\w?@#:!%^*./~][^\s,=\[]*(?:[ ,=\[]|$)|(?:,|[ \t]{2,}|$))"
+          # nested deeper (a shell builtin's options under its entry): the option alone, with one
+          # argument word, or before a column gap -- not a description line that starts with one
+          r"|^[ \t]{13,16}--?[\w?@#][\w-]*(?:[ \t]{2,}\S| [\w<>\[\]=.-]+$|$)")
+"""An option line (graphs/man.default.yaml marks these critical with the same pattern)."""
+TERM_RE = re.compile(OPTION + r"|^[ \t]{1,12}[A-Z][A-Z0-9_]{2,}(?:[ ,=\[]|$)")
+
+
+def looks_like_prose(lines, share: float) -> bool:
+    """True when at least ``share`` of the non-blank lines carry a run of four or more words."""
+    body = [line for line in lines if line.strip()]
+    return bool(body) and sum(1 for line in body if _SENTENCE.search(line)) >= share * len(body)
+
+
+def heading_rows(lines) -> set[int]:
+    """Markdown heading rows; failing those, column-0 titles of an indented document (man)."""
+    hs = markdown_doc.headings(lines)
+    if hs:
+        return {h.row + k for h in hs for k in range(h.span)}
+    body = [line for line in lines if line.strip()]
+    flush = [r for r, line in enumerate(lines) if line.strip() and not line[0].isspace()]
+    if body and len(flush) <= 0.25 * len(body):
+        return {r for r in flush if len(lines[r]) <= 80}
+    return set()
+
+
+def run(payload, params, ctx):
+    """The extractive view of a long prose document, or ``None`` (declined)."""
+    if payload.failed or not pristine(payload) or not payload.source:
+        return None
+    if read_mode(payload.command) not in (None, "outline"):
+        return None
+    lines = payload.source
+    full = payload.tokens()
+    if len(lines) < params["min_lines"] and full < params["min_tokens"]:
+        return None
+    if not looks_like_prose(lines, params["min_prose"]):
+        return None
+    heads = heading_rows(lines)
+    max_lines = int(ctx.budget["max_lines"] * 0.9)
+    shown = [r in heads for r in range(len(lines))]
+    if params["terms"]:
+        count = sum(shown)
+        for r, line in enumerate(lines):  # definition terms: all of them, or while they fit
+            if TERM_RE.match(line) and (params["every_term"] or 2 * count + 2 <= max_lines):
+                shown[r] = True
+                count += 1
+    texts = {r: line for r, line in enumerate(lines) if line.strip() and not shown[r]}
+    leads = {r + 1 for r in heads} | {r + 1 for r in range(len(lines)) if not lines[r].strip()}
+    query = query_words(payload.command) + [w for r in sorted(heads) for w in ranking.words(lines[r])]
+    base = elide(payload, shown, ctx.handle, what="extract")
+    used = estimate(base.text()) if base is not None else 0
+    budget = min(int(full * params["keep_share"]), int(ctx.budget["max_tokens"] * 0.85) - used)
+    seen = tuple(lines[r] for r in range(len(lines)) if shown[r])
+    shown = ranking.choose(ranking.score(texts, query, leads), texts, max(budget, 0), shown,
+                         max_lines, seen)
+    view = elide(payload, shown, ctx.handle, what="extract")
+    if view is None or view.tokens() > full * (1 - params["min_saving"]):
+        return None
+    return view

@@ -1,0 +1,1 @@
+"""Collapse (the fallback), Ledger, Route and Persist: what happens after Distill."""

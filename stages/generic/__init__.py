@@ -1,0 +1,1 @@
+"""Distillers for any text: drop noise, declarative filters, reversible (lossless) rewrites."""

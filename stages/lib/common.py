@@ -1,0 +1,88 @@
+"""Small helpers shared by the tool distillers: building a view, budget checks, command flags.
+
+A distiller decides, per view line, keep or drop; some also write one declared summary line. The
+helpers here turn such a decision into a payload, so every distiller builds its result the same way
+and never rewrites a kept line (the executor would reject it anyway).
+"""
+
+from __future__ import annotations
+
+from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
+
+from thresher.dataflow.payload import CRITICAL, SYNTHETIC
+from thresher.dataflow.tokens import estimate
+
+from thresher.stages.lib.text import error_candidates, is_error_line
+
+
+def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
+    """The view of ``payload`` keeping view lines where ``keep`` is true.
+
+    ``summaries`` maps a view index to a summary line written just before that line (or at the end
+    for ``len(payload.lines)``). Returns ``None`` when nothing would be dropped, or when the view
+    would be larger than the input (a summary longer than the few lines it replaces; the executor
+    rejects a distiller's larger output): the caller declines.
+    """
+    summaries = summaries or {}
+    if all(keep) and not summaries:
+        return None
+    lines, origin = [], []
+    for i, (line, o) in enumerate(zip(payload.lines, payload.origin)):
+        if i in summaries:
+            lines.append(summaries[i])
+            origin.append(SYNTHETIC)
+        if keep[i]:
+            lines.append(line)
+            origin.append(o)
+    if len(payload.lines) in summaries:
+        lines.append(summaries[len(payload.lines)])
+        origin.append(SYNTHETIC)
+    view = payload.with_view(lines, origin)
+    return view if view.tokens() <= payload.tokens() else None
+
+
+def critical_flags(payload) -> list[bool]:
+    """Per view line: never to be dropped by a distiller (INV-6 by construction).
+
+    A line Score tiered critical, and on a failing command also any line that mentions an error
+    word, even where the graph's ``not_critical`` shapes exempt it: those shapes are for what
+    later budget stages may cut, a distiller's own rules never need them.
+    """
+    tiers, lines = payload.tiers, payload.lines
+    if not payload.failed:
+        return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
+    cands = error_candidates(lines)  # the only lines an error word can be on
+    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or cands[i]) and is_error_line(line)))
+            for i, (line, o) in enumerate(zip(lines, payload.origin))]
+
+
+def over_budget(lines: list[str] | tuple[str, ...], budget: dict) -> bool:
+    """True when ``lines`` exceed the graph's line or token budget."""
+    if len(lines) > budget.get("max_lines", 1 << 30):
+        return True
+    return estimate("\n".join(lines)) > budget.get("max_tokens", 1 << 30)
+
+
+def has_flag(argv: tuple[str, ...] | list[str], pattern: re.Pattern[str]) -> bool:
+    """True when any argument of the command line matches ``pattern`` (fully)."""
+    return any(pattern.fullmatch(a) for a in argv)
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 line"`` / ``"3 lines"``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def mark_kinds(lines, crit: list[bool], keep: list[bool], kinds) -> dict[str, int]:
+    """Unset ``keep`` for non-critical lines matching one of ``kinds`` (``(regex, name)`` pairs,
+    first match wins); return how many lines of each kind were dropped."""
+    totals: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        if crit[i]:
+            continue
+        for regex, name in kinds:
+            if regex.match(line):
+                keep[i] = False
+                totals[name] = totals.get(name, 0) + 1
+                break
+    return totals

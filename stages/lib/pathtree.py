@@ -1,0 +1,80 @@
+"""Path lists as a directory tree, and a fair priority order over it.
+
+``find``, ``fd``, ``rg --files``, ``grep -l``, ``git ls-files`` and ``du`` print one path per line.
+Under a budget the useful view is the *shape* of the tree: every directory shows its shallowest
+entries before any directory shows many. :func:`fair_order` gives that order (a directory's own
+line, then its entries round-robin: files first, then the first entry of each subdirectory, then
+the second, ...), so keeping its first N entries is a water-fill over the whole tree.
+"""
+
+from __future__ import annotations
+
+import re
+
+from thresher.stages.lib.budget import round_robin
+
+TOOL_MESSAGE_RE = re.compile(r"^(?:find|fd|fdfind|ls|du|rg|grep|tree|git|xargs): ")
+"""A tool's own message line mixed into the listing (``find: '/x': Permission denied``)."""
+
+
+class Node:
+    """One directory or file of the listing: its own line (if printed) and its children."""
+
+    __slots__ = ("own", "children", "first", "weight")
+
+    def __init__(self) -> None:
+        self.own: int | None = None                 # view index of this entry's own line
+        self.children: dict[str, Node] = {}
+        self.first = -1                             # first view index in this subtree
+        self.weight = 0.0                           # ordering key (du: size), larger first
+
+
+def split(path: str) -> list[str]:
+    """Path components; a trailing slash (``ls -F``, ``fd``) marks a directory, not a component."""
+    path = path.rstrip("/") or "/"
+    return path.split("/")
+
+
+def build(entries: list[tuple[int, str]], weights: dict[int, float] | None = None) -> Node:
+    """The tree of ``(view index, path)`` entries."""
+    root = Node()
+    for index, path in entries:
+        node = root
+        for part in split(path):
+            child = node.children.get(part)
+            if child is None:
+                child = node.children[part] = Node()
+                child.first = index
+            node = child
+        node.own = index
+        if weights is not None:
+            node.weight = weights.get(index, 0.0)
+    return root
+
+
+def fair_order(node: Node, by_weight: bool = False) -> list[int]:
+    """View indices of ``node``'s subtree, best first (see the module docstring)."""
+    kids = list(node.children.values())
+    files = [c for c in kids if not c.children]
+    dirs = [c for c in kids if c.children]
+    if by_weight:  # du: the largest entries are the answer
+        files.sort(key=lambda c: -c.weight)
+        dirs.sort(key=lambda c: -c.weight)
+    seqs = [[c.own] for c in files if c.own is not None] + [fair_order(c, by_weight) for c in dirs]
+    head = [node.own] if node.own is not None else []
+    return head + round_robin(seqs)
+
+
+def looks_like_paths(lines: list[str]) -> bool:
+    """True when every line (tool messages aside) could be a path.
+
+    Code, prose and ``ls -l`` rows are told apart by runs of spaces, which real file names almost
+    never hold; a single name with such a run makes the distiller decline (the safe side).
+    """
+    paths = [s for s in lines if not TOOL_MESSAGE_RE.match(s)]
+    if not paths:
+        return False
+    for s in paths:
+        if not s or s[0].isspace() or s[-1] == " " or "\t" in s or "  " in s or len(s) > 4096:
+            return False
+    return True

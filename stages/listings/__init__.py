@@ -1,0 +1,1 @@
+"""Distillers for enumerations: search results, file listings, kubectl tables, environments."""

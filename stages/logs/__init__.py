@@ -1,0 +1,1 @@
+"""Distillers for logs and HTTP transcripts."""

@@ -1,0 +1,266 @@
+"""distill-log: a text log as its templates — each kind of line once, with its exact count and span.
+
+Every line is reduced to a *template*: timestamps, numbers, hex ids, UUIDs, IP addresses, quoted
+strings and paths become slots (``skeleton`` plus a few log-specific masks). Lines are grouped by
+template across the whole log (not only in runs). Each template keeps its first line, byte-exact,
+where it first occurs; when it repeats, one declared line right after it gives the exact number of
+its lines not shown anywhere and the timestamp of the last one, copied from the input:
+``[thresher: 57 more lines like the entry above, the last at 2026-11-29 23:13:30.615]``.
+
+What always stays:
+- on a failing command, every critical line (INV-6); otherwise an error/warning line is grouped
+  only with lines that differ from it in timestamps, numbers and ids, never in its words, quoted
+  names or paths — so each distinct error message keeps a verbatim instance (warnings repeated
+  verbatim are deduplicated, with counts);
+- a stack trace: the indented or ``Traceback``/``Caused by`` lines under a kept line stay whole;
+- the entry just before the first instance of each error template, and the last ``tail`` entries
+  (how the log ends: the crash, the shutdown).
+Declines when the log is within budget, when it has too few repeats to be worth it (templates >
+``max_template_share`` of lines), or when it is JSON Lines (``distill-jsonl`` handles those).
+"""
+
+from __future__ import annotations
+
+import re
+from operator import itemgetter
+
+from thresher.stages.lib.common import build, critical_flags, over_budget
+from thresher.stages.data.distill_jsonl import records as jsonl_records
+from thresher.stages.lib.text import skeleton
+
+TIMESTAMP_RE = re.compile(
+    # Each alternative opens with the character class of its first character, and what it needs
+    # before that (a word boundary) is a lookbehind after it: the pattern then starts with one
+    # class, so ``re`` skips every position no timestamp can start at (twice as fast as the
+    # ``\b``-first form; tests/test_data_plane.py checks both agree on every fixture line).
+    r"[\d\[A-Z](?:"
+    # a zone name, never a level word (` INFO`, ` SEVERE`) that follows the time
+    r"(?<=\d)\d\d\d-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"(?:Z|[+-]\d\d:?\d\d| (?:UTC|GMT|[A-Z]{1,2}[SD]T|MSK|JST|IST)\b)?"
+    r"|(?<=[A-Z])(?<!\w[A-Z])[a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
+    r"|(?<=\[)\d\d/[A-Z][a-z]{2}/\d{4}[: ]\d\d:\d\d:\d\d(?: [+-]\d{4})?\]"   # CLF, werkzeug
+    r"|(?<=\d)(?<!\w\d)\d:\d\d:\d\d(?:[.,]\d+)?\b)")
+_SLOTS_RE = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"   # UUID
+    r"|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b"                                          # IPv4[:port]
+    r"|\"[^\"]*\"|'[^']*'"                                                           # quoted
+    r"|(?<![\w.])(?:/[\w.@%+-]+)+/?")                                                # paths
+# a Java logger (java.util.logging, logback, log4j) writes the exception's qualified class name
+# at column 0 on the line after the message: it belongs to that entry, like its frames
+CONTINUATION_RE = re.compile(r"^\s+\S|^Traceback \(most recent call last\):|^Caused by: |^\s*\.\.\. \d+ more"
+                             r"|^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable)\b")
+EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b")
+SUMMARY = "[thresher: {n} more {noun} like the entry above{last}]"
+ERRORS_SHARE = 0.5   # of the budget: room for every error entry whole
+
+
+def template(line: str, critical: bool) -> str:
+    """The template of ``line``: what stays when the variable parts are masked."""
+    masked = TIMESTAMP_RE.sub("<ts>", line)
+    if not critical:
+        masked = _SLOTS_RE.sub("<v>", masked)
+    return skeleton(masked)
+
+
+_ONES = str.maketrans("23456789", "11111111")
+"""Digits 1-9 as ``1`` (``0`` stays, for ``0x``): every mask above tests digit shapes, never
+which digit, so lines equal under this map have the same template (tests check it)."""
+
+
+class Templates:
+    """:func:`template` memoised by the line's digit shape: the lines of a log differ mostly in
+    their digits (times, ids, sizes), so 90,000 access-log lines have a few dozen shapes and the
+    masking regexes run once per shape (``str.translate`` is one C pass per line)."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self) -> None:
+        self.memo: tuple[dict[str, str], dict[str, str]] = ({}, {})   # not critical, critical
+
+    def __call__(self, line: str, critical: bool) -> str:
+        return self.of_shape(line.translate(_ONES), critical)
+
+    def of_shape(self, shape: str, critical: bool) -> str:
+        """The template of a line whose digit shape (``line.translate(_ONES)``) is ``shape``."""
+        memo = self.memo[bool(critical)]
+        t = memo.get(shape)
+        if t is None:
+            t = memo[shape] = template(shape, critical)
+        return t
+
+
+_CHUNK = 4096
+
+
+def digit_shapes(lines):
+    """``line.translate(_ONES)`` for every line, in order, translated a chunk of lines at a time
+    (one ``str.translate`` call per line costs more than the translation itself)."""
+    for base in range(0, len(lines), _CHUNK):
+        part = lines[base:base + _CHUNK]
+        shapes = "\n".join(part).translate(_ONES).split("\n")
+        yield from (shapes if len(shapes) == len(part) else (line.translate(_ONES) for line in part))
+
+
+def masked_times(lines, indices) -> dict[int, str]:
+    """``TIMESTAMP_RE.sub("<ts>", lines[i])`` for each of ``indices``, in one ``sub`` per chunk of
+    lines (no part of the pattern matches a newline, and a newline is a non-word character like
+    a line's ends, so the joined result splits back into the per-line results)."""
+    indices = sorted(indices)
+    out: dict[int, str] = {}
+    for base in range(0, len(indices), _CHUNK):
+        part = indices[base:base + _CHUNK]
+        done = TIMESTAMP_RE.sub("<ts>", "\n".join(lines[i] for i in part)).split("\n")
+        if len(done) != len(part):
+            done = [TIMESTAMP_RE.sub("<ts>", lines[i]) for i in part]
+        out.update(zip(part, done))
+    return out
+
+
+LOW_CARDINALITY = 8
+"""A masked field with at most this many distinct values in a group tells kinds apart (an HTTP
+status, a method, a level or exit word): it stays in the template key."""
+KIND_REPEATS = 4
+"""... as long as each value is seen this many times on average (a handful of lines with a few
+distinct values is not a set of kinds)."""
+_TIME_FIELD = re.compile(r"\d:\d\d")
+
+
+def refine(groups: dict[str, list[int]], blocks, lines) -> dict[str, list[int]]:
+    """Split each large group by its low-cardinality fields.
+
+    Fields are the whitespace-separated words of an entry's first line, by position (a field that
+    looks like a time, ``1:23``, is never a kind). A position
+    whose values differ across the group but take at most :data:`LOW_CARDINALITY` values, each
+    seen four times on average, names a kind (``200``/``404``/``500``, ``"GET``/``"POST``): lines
+    that differ there are different kinds, so each keeps a verbatim instance and its own count.
+    Deterministic, one pass over the group's fields.
+    """
+    out: dict[str, list[int]] = {}
+    for key, members in groups.items():
+        kinds = _kind_fields(members, blocks, lines) if len(members) >= 2 * KIND_REPEATS else []
+        if not kinds:
+            out[key] = members
+            continue
+        pick, cut = itemgetter(*kinds), kinds[-1] + 1   # (the fields after the last not split)
+        for b in members:
+            got = pick(lines[blocks[b][0]].split(None, cut))
+            out.setdefault(key + "\0" + (got if len(kinds) == 1 else " ".join(got)), []).append(b)
+    return out
+
+
+def _kind_fields(members: list[int], blocks, lines) -> list[int]:
+    """The field positions of :func:`refine` that name a kind in this group. One pass, in memory
+    bounded by the fields: a position is dropped once it has more than LOW_CARDINALITY values
+    (rows are split and their columns added a chunk of rows at a time)."""
+    width, values, live = 1 << 30, None, set()
+    for base in range(0, len(members), _CHUNK):
+        rows = [lines[blocks[b][0]].split() for b in members[base:base + _CHUNK]]
+        if values is None:
+            values, live = [set() for _ in rows[0]], set(range(len(rows[0])))
+        shortest = min(map(len, rows))
+        if shortest < width:
+            width = shortest
+            live = {pos for pos in live if pos < width}
+        for pos, column in enumerate(zip(*rows)):
+            if pos in live:
+                seen = values[pos]
+                seen.update(column)
+                if len(seen) > LOW_CARDINALITY:
+                    live.discard(pos)
+    return [pos for pos in sorted(live) if values is not None
+            and 1 < len(values[pos]) and len(values[pos]) * KIND_REPEATS <= len(members)
+            and not any(_TIME_FIELD.search(v) for v in values[pos])]
+
+
+def _blocks(lines, crit: list[bool]) -> list[tuple[int, int]]:
+    """``(start, end)`` ranges: a line and the continuation lines (stack frames) under it; a
+    Python traceback ends with (and includes) its exception line."""
+    out, start, in_tb = [], 0, lines[0].startswith("Traceback (") if lines else False
+    for i in range(1, len(lines) + 1):
+        line = lines[i] if i < len(lines) else ""
+        if i < len(lines) and in_tb and EXC_RE.match(line):
+            in_tb = False
+            continue
+        if i == len(lines) or not CONTINUATION_RE.match(line) or crit[i] and not crit[start] \
+                and not in_tb:
+            out.append((start, i))
+            start = i
+        in_tb = in_tb or line.startswith("Traceback (")
+    return out
+
+
+def run(payload, params, ctx):
+    """The templated log, or ``None`` when it fits, has few repeats, or is JSON Lines."""
+    lines = payload.lines
+    if not over_budget(lines, ctx.budget) or jsonl_records(lines) is not None:
+        return None
+    crit = critical_flags(payload)
+    blocks = _blocks(lines, crit)
+    groups: dict[str, list[int]] = {}
+    shape, shapes, origin, failed = Templates(), digit_shapes(lines), payload.origin, payload.failed
+    for b, (start, end) in enumerate(blocks):
+        first = last = next(shapes)
+        for _ in range(end - start - 1):
+            last = next(shapes)
+        if origin[start] < 0 or (failed and crit[start]):
+            key = f"#{b}"   # a summary line of an earlier stage, or an error on failure: alone
+        else:   # a multi-line entry (a stack trace) is also told apart by its last line
+            key = shape.of_shape(first, crit[start])
+            if end - start > 1:
+                key += "\n" + shape.of_shape(last, crit[end - 1])
+        groups.setdefault(key, []).append(b)
+    groups = refine(groups, blocks, lines)
+    if len(groups) > params["max_template_share"] * len(blocks):
+        return None
+    shown = set(range(max(len(blocks) - params["tail"], 0), len(blocks)))   # how the log ends
+    for members in groups.values():
+        b = members[0]
+        shown.add(b)
+        if b and any(crit[i] for i in range(*blocks[b])):
+            shown.add(b - 1)   # the entry just before an error: what led to it
+    # every error/warning entry whole (job 77 *and* job 233 failed) when they all fit in a share of
+    # the budget; folded by template only when there are too many of them
+    hurt = [b for b, (start, end) in enumerate(blocks) if b not in shown and any(crit[start:end])]
+    seen = set(_timeless(lines, blocks, sorted(shown)))
+    errors = set()
+    for b, text in zip(hurt, _timeless(lines, blocks, hurt)):   # an exact repeat (but for its
+        if text not in seen:                                   # time) adds nothing
+            errors.add(b)
+            seen.add(text)
+    if errors:
+        wider = _view(payload, blocks, groups, shown | errors, crit)
+        room = {"max_lines": ctx.budget.get("max_lines", 1 << 30) * ERRORS_SHARE,
+                "max_tokens": ctx.budget.get("max_tokens", 1 << 30) * ERRORS_SHARE}
+        if wider is not None and not over_budget(wider.lines, room):
+            return wider
+    return _view(payload, blocks, groups, shown, crit)
+
+
+def _timeless(lines, blocks, chosen: list[int]):
+    """The lines of each block of ``chosen`` with their timestamps masked, as a tuple per block
+    (:func:`masked_times` a chunk of blocks at a time: memory stays a chunk's)."""
+    for base in range(0, len(chosen), _CHUNK):
+        part = [blocks[b] for b in chosen[base:base + _CHUNK]]
+        timeless = masked_times(lines, (i for block in part for i in range(*block)))
+        yield from (tuple(timeless[i] for i in range(*block)) for block in part)
+
+
+def _view(payload, blocks, groups, shown: set[int], crit: list[bool]):
+    """The view showing the blocks in ``shown``, each template's hidden members counted."""
+    lines = payload.lines
+    keep = [False] * len(lines)
+    summaries = {}
+    for b in shown:
+        for i in range(*blocks[b]):
+            keep[i] = True
+    for members in groups.values():
+        first = blocks[members[0]]
+        hidden = [b for b in members[1:] if b not in shown]
+        if hidden:
+            n = sum(end - start for start, end in (blocks[b] for b in hidden))
+            stamp = TIMESTAMP_RE.search(lines[blocks[hidden[-1]][0]])
+            last = f", the last at {stamp.group(0).strip('[]')}" if stamp else ""
+            summaries[first[1]] = SUMMARY.format(n=n, noun="line" if n == 1 else "lines", last=last)
+    if payload.failed:   # critical lines of a failing command: never dropped (INV-6)
+        keep = [k or c for k, c in zip(keep, crit)]
+    return build(payload, keep, summaries)

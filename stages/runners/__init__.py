@@ -1,0 +1,1 @@
+"""Distillers for test runners, builds, package managers and linters."""

@@ -1,0 +1,48 @@
+"""distill-build: make / gcc / clang / cmake / ninja builds without the lines that only say "working".
+
+Dropped (one counted summary line): ``make: Entering/Leaving directory`` lines, cmake/ninja progress
+(``[ 42%] Building C object …``, ``[3/9] Building …``) and kbuild-style ``  CC  foo.o`` lines.
+Commands make echoes (``gcc … -c x.c``) stay: they are what ran, with the flags an agent needs to
+reproduce one compile (the graph lets trim cut them, counted, only when over budget). Every diagnostic (``file:line:col: error|warning|note:``),
+``In function`` context, include chains, linker errors and make's ``***`` error lines stay
+byte-exact. Over the budget, diagnostics lose their code snippets (counted).
+"""
+
+from __future__ import annotations
+
+import re
+
+from thresher.dataflow.payload import CRITICAL
+
+from thresher.stages.lib.diagnostics import CARET_RE, drop_snippets, snippet_summary
+from thresher.stages.lib.common import build, critical_flags, mark_kinds, over_budget
+
+DIR_RE = re.compile(r"^g?make(?:\[\d+\])?: (?:Entering|Leaving) directory ")
+CMAKE_RE = re.compile(r"^\[\s*\d+%\] (?:Building|Linking|Built target|Scanning|Generating)\b"
+                      r"|^\[\d+/\d+\] (?:Building|Linking|Generating|Compiling)\b")
+KBUILD_RE = re.compile(r"^\s+(?:CC|CXX|LD|AR|AS|CCLD|CXXLD|GEN|HOSTCC|HOSTLD|INSTALL|OBJCOPY)\s+\S+$")
+_KINDS = ((DIR_RE, "directory changes"), (CMAKE_RE, "build progress"),
+          (KBUILD_RE, "build progress"))
+
+
+def run(payload, params, ctx):
+    """The distilled build view, or ``None`` when there is nothing to drop."""
+    lines = payload.lines
+    crit = critical_flags(payload)
+    keep = [True] * len(lines)
+    totals = mark_kinds(lines, crit, keep, _KINDS)
+    summaries = {}
+    dropped = keep.count(False)
+    if dropped:
+        parts = ", ".join(f"{v} {k}" for k, v in totals.items())
+        noun = "line" if dropped == 1 else "lines"
+        summaries[keep.index(False)] = f"[thresher: {dropped} {noun} of build progress not shown ({parts})]"
+    if params["snippets_over_budget"] and over_budget([ln for ln, k in zip(lines, keep) if k], ctx.budget):
+        # a bare caret (javac, clang) points into the code line above it: unless Score made it
+        # critical, it is part of the snippet and goes with that line
+        crit = [c and not (o >= 0 and payload.tiers[o] != CRITICAL and CARET_RE.match(ln))
+                for c, ln, o in zip(crit, lines, payload.origin)]
+        diags, cut = drop_snippets(lines, keep, crit)
+        if cut:
+            summaries[len(lines)] = snippet_summary(diags, cut)
+    return build(payload, keep, summaries)

@@ -1,0 +1,1 @@
+"""Distillers for git: status, patches (diff/show/log -p), blame."""

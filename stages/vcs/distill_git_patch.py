@@ -1,0 +1,142 @@
+"""git diff / git show / git log (and ``diff -u``): shrunk only over budget, a valid diff where kept.
+
+Always kept: commit lines and header fields (Author, Date, Merge…), each subject line, stat summary
+lines, every file header (``diff --git``, modes, ``new file mode``, ``---``/``+++``) and tool
+messages. Over budget, in this order of what stays longest:
+1. stat / name-status rows (round-robin across commits: each commit keeps its first rows);
+2. message bodies (newest commit first), each counted under its subject when it goes;
+3. hunks, round-robin across files (every file keeps its first hunk before any keeps a second),
+   each hunk whole or not at all. While the hunk headers are cheap (``index_share`` of the budget)
+   every ``@@`` header stays and a dropped body becomes one counted line under it; otherwise whole
+   hunks go, counted per file.
+When even the headers do not fit, the oldest commits (or last files) go whole, counted.
+``git log --oneline`` / ``git reflog`` keep the newest entries. Unknown shapes are declined.
+"""
+
+from __future__ import annotations
+
+from thresher.stages.lib import budget
+from thresher.stages.lib.budget import Group, Unit, plural
+from thresher.stages.lib.gitpatch import ONELINE_RE, Patch, parse
+
+TOP_SHARE = 0.7
+"""When only some commits/files fit, their skeletons may take this share of the budget."""
+
+
+def _hunk_units(p: Patch, whole: bool) -> list[Unit]:
+    """Hunks round-robin across files; bodies only (headers stay) unless ``whole``."""
+    seqs = []
+    for f in p.all_files():
+        if whole:
+            group = Group(f.last(), _file_summary)
+            seqs.append([Unit([h.header, *h.body], group, h) for h in f.hunks])
+        else:
+            seqs.append([Unit(h.body, Group(h.header, _body_summary), h) for h in f.hunks if h.body])
+    return budget.round_robin(seqs)
+
+
+def _body_summary(dropped: list[Unit]) -> str:
+    h = dropped[0].info
+    return f"[thresher: hunk body not shown: {plural(len(h.body), 'line')}, +{h.adds} -{h.dels}]"
+
+
+def _file_summary(dropped: list[Unit]) -> str:
+    hunks = [u.info for u in dropped]
+    n = sum(len(h.body) + 1 for h in hunks)
+    adds, dels = sum(h.adds for h in hunks), sum(h.dels for h in hunks)
+    return f"[thresher: {plural(len(hunks), 'hunk')} of this file not shown ({plural(n, 'line')}, +{adds} -{dels})]"
+
+
+def _body_summary_of(dropped: list[Unit]) -> str:
+    return f"[thresher: {plural(len(dropped[0].lines), 'more message line')} not shown]"
+
+
+def _row_units(p: Patch) -> list[Unit]:
+    """Stat / name-status rows, round-robin across commits, counted per commit."""
+    seqs = []
+    for rows in [p.rows] + [c.rows for c in p.commits]:
+        if rows:
+            group = Group(rows[-1], lambda d: f"[thresher: {plural(len(d), 'more file row')} not shown]")
+            seqs.append([Unit([i], group) for i in rows])
+    return budget.round_robin(seqs)
+
+
+def _units(p: Patch, whole_hunks: bool) -> list[Unit]:
+    units = _row_units(p)
+    units += [Unit(c.body, Group(c.subject, _body_summary_of)) for c in p.commits if c.body]
+    return units + _hunk_units(p, whole_hunks)
+
+
+def _tops(p: Patch, n: int) -> list[tuple[int, int]]:
+    """``(first, end)`` view ranges of the top-level items: commits, else files."""
+    if p.commits:
+        starts = [c.head[0] for c in p.commits]
+    else:
+        starts = [f.header[0] for f in p.files]
+    return list(zip(starts, starts[1:] + [n]))
+
+
+def _cut_tail(p: Patch, costs, units: list[Unit], ctx) -> tuple[set[int], list[Unit]] | None:
+    """Keep the first top-level items whose skeletons fit; the rest go as one counted unit."""
+    n = len(costs)
+    covered = {i for u in units for i in u.lines}
+    mandatory = set(range(n)) - covered
+    max_lines, max_tokens = budget.room(ctx)
+    tokens = lines = 0
+    tops = _tops(p, n)
+    cut = len(tops)
+    for k, (a, b) in enumerate(tops):
+        inside = [i for i in range(a, b) if i in mandatory]
+        tokens += sum(costs[i] for i in inside)
+        lines += len(inside)
+        if k and (tokens > TOP_SHARE * max_tokens or lines > TOP_SHARE * max_lines):
+            cut = k
+            break
+    if cut == len(tops):
+        return None
+    start = tops[cut][0]
+    what = "older commit" if p.commits else "more file"
+    count = len(tops) - cut
+    tail = Group(start - 1, lambda d: f"[thresher: {plural(count, what)} not shown ({plural(n - start, 'line')})]")
+    kept = [u for u in units if max(u.lines) < start]
+    return set(range(start)) - covered, kept + [Unit(range(start, n), tail)]
+
+
+def _oneline(payload, ctx, costs):
+    """``--oneline`` / reflog: newest entries first, the rest counted."""
+    n = len(payload.lines)
+    group = Group(n - 1, lambda d: f"[thresher: {plural(len(d), 'older entry', 'older entries')} not shown]")
+    return budget.distill(payload, ctx, set(), [Unit([i], group) for i in range(n)], costs, prefix=True)
+
+
+def _distill(payload, params, ctx):
+    """The budgeted diff/log, or ``None`` (fits already, or a shape this does not know)."""
+    costs = budget.over_budget_costs(payload, ctx)
+    if costs is None:
+        return None
+    lines = list(payload.lines)
+    if all(ONELINE_RE.match(s) for s in lines):
+        return _oneline(payload, ctx, costs)
+    p = parse(lines)
+    if p is None:
+        return None
+    max_lines, max_tokens = budget.room(ctx)
+    share = params["index_share"]
+    for whole in (False, True):
+        units = _units(p, whole)
+        mandatory = set(range(len(lines))) - {i for u in units for i in u.lines}
+        tokens, nlines = budget.floor(costs, mandatory, units)
+        limit = share if not whole else 1.0
+        if tokens <= limit * max_tokens and nlines <= limit * max_lines:
+            return budget.distill(payload, ctx, mandatory, units, costs)
+    cut = _cut_tail(p, costs, units, ctx)
+    if cut is None:  # one commit/file, over budget even bare (error hunks of a failing diff):
+        units = _units(p, False)  # then every @@ header is worth its line
+        mandatory = set(range(len(lines))) - {i for u in units for i in u.lines}
+        return budget.distill(payload, ctx, mandatory, units, costs)
+    return budget.distill(payload, ctx, cut[0], cut[1], costs)
+
+
+def run(payload, params, ctx):
+    """The budgeted diff/log, or ``None`` (fits already, or a shape this does not know)."""
+    return budget.done(_distill(payload, params, ctx))

@@ -131,12 +131,10 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
                                   scope=scope)
         if ledger is not None and scope:
             plan, factor = _adapted(plan, ledger, scope, command, tr)
-        extras: dict = {"ledger": ledger} if ledger is not None and scope else {}
-        if reader != "agent":
-            extras["reader"] = reader
-        ctx = Context(plan["budget"], archive, handle, graph_id, extras)
+        ctx = Context(plan["budget"], archive, handle, graph_id, reader=reader,
+                      ledger=ledger if scope else None)
         final, halt = run_plan(plan, payload, ctx, tr)
-        archived = ctx.extras.get("archived") == handle
+        archived = ctx.archived
         em = finalize(final, handle, archived, halt)
     except Exception as exc:  # thresher's own failure: raw passthrough, never an error
         em = Emission(raw, "raw", f"INV-5: engine error {type(exc).__name__}: {str(exc)[:200]}")

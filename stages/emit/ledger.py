@@ -1,7 +1,7 @@
 """Ledger: a block this reader was already delivered becomes one line naming where to see it again.
 
 Runs after trim/collapse, before route. For a reader scope (``payload.scope``) and a session ledger
-(``ctx.extras["ledger"]``, see ``SessionLedger`` in ``thresher.dataflow.contract``), windows of the
+(``ctx.ledger``, see ``SessionLedger`` in ``thresher.dataflow.contract``), windows of the
 view whose fingerprints the ledger knows are merged into runs; each run of at least ``min_run``
 consecutive source lines becomes
 
@@ -55,7 +55,7 @@ def _runs(payload, covered: list[bool], min_run: int) -> list[tuple[int, int]]:
 
 def run(payload, params, ctx):
     """The view with already-delivered runs folded, or ``None`` when nothing qualifies."""
-    ledger = ctx.extras.get("ledger")
+    ledger = ctx.ledger
     if ledger is None or not payload.scope or len(payload.source) < params["floor"]:
         return None
     covered = _covered(payload, ledger)

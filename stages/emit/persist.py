@@ -1,7 +1,7 @@
 """Persist: store the raw original in the archive before any marker naming its handle is shown.
 
-On success it tells the executor (``ctx.extras["archived"]``); on failure it raises, the executor
-fails open, and a lossy emission then falls back to raw (INV-7).
+On success it tells the executor (``ctx.archived``); on failure it raises, the executor fails
+open, and a lossy emission then falls back to raw (INV-7).
 """
 
 from __future__ import annotations
@@ -18,5 +18,5 @@ def run(payload, params, ctx):
     archive.put(ctx.handle, payload.raw, {"command": payload.command, "exit_code": payload.exit_code,
                                           "class": payload.pclass, "graph": ctx.graph_id,
                                           "stream": payload.stream})
-    ctx.extras["archived"] = ctx.handle
+    ctx.archived = True
     return None

@@ -64,5 +64,5 @@ def verdict(payload, params, reader: str = "agent") -> str | None:
 
 def run(payload, params, ctx):
     """``Out("verbatim", ...)`` with the reason, or ``None`` to let the graph continue."""
-    why = verdict(payload, params, ctx.extras.get("reader", "agent"))
+    why = verdict(payload, params, ctx.reader)
     return None if why is None else Out("verbatim", payload.evolve(verdict=why))

@@ -198,13 +198,15 @@ def detect_indent(text: str) -> str | None:
 
 
 def parse_shared(text: str, ctx):
-    """:func:`parse`, remembered for this run in ``ctx.extras`` so that the lossless tier and the
-    crusher of one payload parse its text once."""
+    """:func:`parse`, remembered for this run in ``ctx.memo`` so that the lossless tier and the
+    crusher of one payload parse its text once (no memo without a ``ctx``, or with a stand-in
+    that has none)."""
     key = ("jsontree", len(text), hash(text))
-    memo = ctx.extras.get("jsontree") if ctx is not None else None
+    cache = getattr(ctx, "memo", None)
+    memo = cache.get("jsontree") if cache is not None else None
     if memo is not None and memo[0] == key:
         return memo[1]
     root = parse(text)
-    if ctx is not None:
-        ctx.extras["jsontree"] = (key, root)
+    if cache is not None:
+        cache["jsontree"] = (key, root)
     return root

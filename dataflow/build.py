@@ -8,11 +8,16 @@ never stops the others (the resolver then falls back to the next graph in line).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import yaml
 
+from . import wired
 from .compile import compile_graph, default_registry
 from .errors import GraphError, GraphErrors
-from .plan import CLASSIFY_FILE, ORIGINS
+from .plan import CLASSIFY_FILE, ORIGINS, file_stamp
+from .shapes import Services
 from .regex_safety import UnsafeRegex
 from .regex_needles import needles
 from .regex_safety import check as check_regex
@@ -90,9 +95,12 @@ def load_classify(files: list[tuple[str, str]]) -> tuple[dict, list[GraphError]]
     return tables, errors
 
 
-def build_all(files: list[tuple[str, str]]) -> dict:
-    """Compile every winning graph; the result is what the plan cache stores."""
-    registry = default_registry()
+def build_all(files: list[tuple[str, str]], services: Services | None = None) -> dict[str, Any]:
+    """Compile every winning graph with the stages of ``services`` (default: the wired ones); the
+    result is what the plan cache stores. ``code`` stamps the sources the plans depend on besides
+    the graph files (``Services.code_files``), ``stamps`` what a scan of users' stages read."""
+    services = services or wired()
+    registry = default_registry(services)
     by_id, errors = load_all(files)
     plans, sources = {}, {}
     for gid, cands in sorted(by_id.items()):
@@ -106,19 +114,16 @@ def build_all(files: list[tuple[str, str]]) -> dict:
             errors.append(exc)
     tables, cerrors = load_classify(files)
     stamps = registry.stamps() if hasattr(registry, "stamps") else {}
+    code = {path: file_stamp(path) for path in services.code_files()}
     return {"plans": plans, "sources": sources, "classify": tables["rules"], "sniff": tables["sniff"],
-            "errors": [e.render() for e in errors + cerrors], "stamps": stamps}
+            "errors": [e.render() for e in errors + cerrors], "stamps": stamps, "code": code}
 
 
-FILTERS_MODULE = "thresher.filters.runtime"
-
-
-def warm_filters(cwd: str | None = None) -> None:
+def warm_filters(cwd: str | None = None, services: Services | None = None) -> None:
     """Compile the declarative filters into their cache now, in the control plane, so the
     ``filter`` stage never pays for yaml/pydantic inside its time budget. Never raises: the
     stage compiles on its own if this fails."""
-    import importlib
     try:
-        importlib.import_module(FILTERS_MODULE).load(cwd, warn=False)
+        (services or wired()).warm_filters(cwd)
     except Exception:  # noqa: BLE001 - a cache that cannot be warmed is not an error
         pass

@@ -12,25 +12,24 @@ without importing networkx, pydantic or yaml.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
 from typing import Any, Callable
 
 import networkx as nx
 from pydantic import ValidationError
 
+from . import wired
 from .contract import StageInfo
 from .errors import GraphError, GraphErrors, StageLoadError
 from .payload import PHASE_INDEX
+from .shapes import Registry, Services
 from .spec import Budget, LoadedGraph, parse_edge
 
-REGISTRY_MODULE = "thresher.stages.registry"
 
-
-def default_registry() -> Mapping[str, StageInfo]:
-    """The stages graphs may name: the shipped registry, then users' entry points, loaded lazily
-    (imported by name: dataflow does not depend on stages). A broken user stage raises
+def default_registry(services: Services | None = None) -> Registry:
+    """The stages graphs may name: the registry the composition root hands the engine (``services``,
+    or the ones the faces wired in: dataflow does not import stages). A broken user stage raises
     :class:`StageLoadError` when looked up."""
-    return importlib.import_module(REGISTRY_MODULE).stages()
+    return (services or wired()).stages()
 
 
 def _load_attr(ref: str) -> Any:

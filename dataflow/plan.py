@@ -5,8 +5,12 @@ built-in (the ``thresher.graphs`` package), user (``$THRESHER_CONFIG_HOME`` or
 ``~/.config/thresher/graphs``) and project (the nearest ``.thresher/graphs`` at or above the working
 directory). All plans are compiled together and cached as one file keyed by the package and Python
 versions and the paths, sizes and mtimes of the graph files, the declarative filter files (and, with
-project filters, the trust records) and the registry/params sources. A rebuild also warms the
-filter cache (``build.warm_filters``), so no stage compiles filters in its time budget. On a fresh
+project filters, the trust records) and the compiler's own sources; the cached data also records
+the size and mtime of the other code it was compiled with (the sources the composition root names,
+``Services.code_files``: the registry, the params models) and of any user stage, and a change to one
+rebuilds it. The services — the registry, the filter loader — are asked for only on a rebuild, which
+also warms the filter cache (``build.warm_filters``), so no stage compiles filters in its time
+budget. On a fresh
 cache this module imports only ``os`` and ``marshal`` (``re`` only when a classify
 rule's literal prefilter lets its regex run); a stale cache triggers
 the control plane (``compile.py``) once. The cache is ``marshal`` data (plain dicts/lists/
@@ -22,6 +26,10 @@ import sys
 
 from . import __version__
 from .paths import under_home
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from .shapes import Services
 
 ORIGINS = ("built-in", "user", "project")
 PASSTHROUGH_CLASSES = ("verbatim", "stream")
@@ -172,9 +180,8 @@ def _key(files: list[tuple[str, str]]) -> str:
     any edit changes the size or the mtime, and a miss rebuilds from the files' bytes.
     """
     here = os.path.dirname(os.path.abspath(__file__))
-    stages = os.path.join(os.path.dirname(here), "stages")   # the registry, params models, user stages
+    # (the stage registry and params models are stamped in the cached data: ``Plans.code``)
     mods = [os.path.join(here, "build.py"), os.path.join(here, "compile.py")]
-    mods += [os.path.join(stages, n) for n in ("registry.py", "params.py", "plugins.py")]
     parts = [__version__, sys.version] + [f"{m}\0{file_stamp(m)}" for m in mods]
     parts += [f"{origin}\0{path}\0{file_stamp(path)}" for origin, path in files]
     return _digest("\0\0".join(parts).encode("utf-8", "surrogatepass"))
@@ -217,6 +224,7 @@ class Plans:
         self.errors: list[str] = data.get("errors", [])
         self.untrusted: list = data.get("untrusted", [])
         self.stamps: dict[str, str] = data.get("stamps", {})
+        self.code: dict[str, str] = data.get("code", {})
         # Compiled on first use, one rule at a time: classifying a command stops at its first
         # match, and compiling all ~60 patterns at every start costs more than the lookup.
         self.rules = _Rules(data.get("classify", []))
@@ -378,8 +386,10 @@ def plans_cache_path(cwd: str | None = None) -> str:
     return os.path.join(cache_dir(), f"plans-{_key(_key_files(cwd))}.marshal")
 
 
-def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
-    """Compiled plans for the graphs visible from ``cwd``, from the cache when it is fresh."""
+def load_plans(cwd: str | None = None, *, use_cache: bool = True,
+               services: Services | None = None) -> Plans:
+    """Compiled plans for the graphs visible from ``cwd``, from the cache when it is fresh; a
+    rebuild compiles them with the stages of ``services`` (default: those the faces wired in)."""
     path = plans_cache_path(cwd)
     plans = None
     if use_cache:
@@ -389,19 +399,19 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
                 plans = Plans(marshal.loads(blob))
             except (ValueError, EOFError, TypeError, KeyError):
                 pass
-    if plans is not None and _moved(plans.stamps):
-        plans = None  # a user stage's module or an installed distribution changed: rebuild
+    if plans is not None and (_moved(plans.code) or _moved(plans.stamps)):
+        plans = None  # the registry, a params model, a user stage or a distribution changed
     if plans is None:
         rx = sys.modules.get(__package__ + ".rxcache")
         if rx is not None:
             rx.skip_save()
         from .build import build_all, warm_filters  # control plane: pydantic, yaml, networkx
         usable, untrusted = trusted_only(discover(cwd))
-        data = build_all(usable)
+        data = build_all(usable, services)
         data["untrusted"] = untrusted
         if use_cache:
             _write_atomic(path, marshal.dumps(_packed(data)))
-        warm_filters(cwd)
+        warm_filters(cwd, services)
         plans = Plans(data)
     if plans.untrusted:
         from .trust import warn_untrusted
@@ -410,8 +420,8 @@ def load_plans(cwd: str | None = None, *, use_cache: bool = True) -> Plans:
 
 
 def _moved(stamps: dict[str, str]) -> bool:
-    """True when a file or folder a cached plan depends on (user stages, see
-    ``thresher.stages.plugins``) no longer has the size and mtime recorded at build time."""
+    """True when a file or folder a cached plan depends on (the registry's sources, user stages)
+    no longer has the size and mtime recorded at build time."""
     return any(file_stamp(path) != stamp for path, stamp in stamps.items())
 
 

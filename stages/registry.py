@@ -9,6 +9,8 @@ through an entry point group (``plugins.py``); a built-in key always wins.
 
 from __future__ import annotations
 
+import os
+
 from thresher.dataflow.contract import StageInfo
 
 from thresher.stages.plugins import Stages
@@ -160,6 +162,13 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
 def known_keys() -> list[str]:
     """The registry keys, sorted (used in error messages that list the alternatives)."""
     return sorted(REGISTRY)
+
+
+def code_files() -> list[str]:
+    """The sources a compiled plan depends on besides the graph files: this registry, the params
+    models and the user-stage loader (an edit to one of them rebuilds the cached plans)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [os.path.join(here, name) for name in ("registry.py", "params.py", "plugins.py")]
 
 
 def stages() -> Stages:

@@ -1,15 +1,17 @@
 """The final emission: what the agent sees, decided against the raw input.
 
-Raw bytes pass through byte-exact whenever anything is doubtful: a Guard verdict (only colour codes
-may go from a tiny or small-failure output: the text a terminal shows stays the same), the time budget
-overrun, a missing archive write (INV-7), an error line lost (INV-6), a footer that is missing,
-doubled or miscounted (INV-4), or output estimated no smaller than the input (INV-2).
+The one owner of the footer (INV-4: written here, once, from the final view's counts: kept +
+omitted == total) and of never-worse (INV-2, and Route's stricter guardrail). Raw bytes pass
+through byte-exact whenever anything is doubtful: a Guard verdict (only colour codes may go from a
+tiny or small-failure output: the text a terminal shows stays the same), a hang guard firing, a
+missing archive write (INV-7), an error line lost (INV-6), or output estimated no smaller than the
+input (INV-2).
 """
 
 from __future__ import annotations
 
 from .escapes import strip_sgr
-from .markers import footer, is_footer, omitted_span
+from .markers import footer, omitted_span
 from .payload import CLEANABLE_VERDICTS, CRITICAL, SYNTHETIC, Payload
 from .tokens import estimate
 
@@ -35,9 +37,15 @@ class Emission:
         return {k: getattr(self, k) for k in self.__slots__ if k != "output"}
 
 
-def finalize(p: Payload, handle: str, archived: bool, halt: str = "") -> Emission:
+def finalize(p: Payload, handle: str, archived: bool, halt: str = "",
+             min_saving: float | None = None) -> Emission:
     """Choose what to emit for the graph's final payload ``p`` (raw when ``halt`` gives a reason:
-    a hang guard fired, or Guard/Score failed where no fallback applies)."""
+    a hang guard fired, or Guard/Score failed where no fallback applies).
+
+    This is the one place that writes the footer and enforces never-worse (no stage may write a
+    footer: the executor rejects one). ``min_saving`` is Route's guardrail (``ctx.min_saving``;
+    ``None`` when no Route ran): a lossy view whose text with its footer does not save that share
+    of the source's estimated tokens gives way to the full source, unless it hides a secret."""
     t_in = p.raw_tokens()
     total = len(p.source)
 
@@ -55,33 +63,32 @@ def finalize(p: Payload, handle: str, archived: bool, halt: str = "") -> Emissio
         return raw(p.verdict, "verbatim")
     if halt:
         return raw(halt)
-    footers = [i for i, (line, o) in enumerate(zip(p.lines, p.origin))
-               if o == SYNTHETIC and is_footer(line)]
-    body = [i for i in range(len(p.lines)) if i not in footers]
-    lines = [p.lines[i] for i in body]
-    origin = [p.origin[i] for i in body]
     kept, omitted, clipped = p.counts()
-    kept_set = set(origin)
+    lossy = omitted > 0 or clipped > 0 or any(o == SYNTHETIC for o in p.origin)
+    text, t_out = "", 0  # the compressed form: its text with the footer, and that text's tokens
+    if lossy:
+        want = footer(omitted, total, handle, clipped, omitted_span(p.origin, total))
+        text = "\n".join(p.lines + (want,)) + "\n"
+        t_out = estimate(text)
+        if min_saving is not None and not p.redacted:
+            # the view as the reader would get it: the footer costs tokens too
+            shown = t_out if p.trailing_newline else estimate(text[:-1])
+            if shown > p.source_tokens() * (1 - min_saving):
+                p = p.with_view(p.source, range(total))
+                (kept, omitted, clipped), lossy = p.counts(), False
     if p.failed:
+        kept_set = set(p.origin)
         lost = [i for i, t in enumerate(p.tiers) if t == CRITICAL and i not in kept_set]
         if lost:
             return raw(f"INV-6: error line {lost[0] + 1} would be lost")
-    lossy = omitted > 0 or clipped > 0 or any(o == SYNTHETIC for o in origin)
     if not lossy:
-        if footers:
-            return raw("INV-4: footer on an output that omitted nothing")
-        text = "\n".join(lines) + ("\n" if p.trailing_newline and lines else "")
-        if text.encode("utf-8", "surrogatepass") == p.raw or estimate(text) >= t_in:
+        plain = p.text()
+        if plain.encode("utf-8", "surrogatepass") == p.raw or estimate(plain) >= t_in:
             return raw("nothing to remove", "unchanged")
-        return Emission(text.encode("utf-8", "surrogatepass"), "cleaned", "escape codes removed",
-                        kept=kept, total=total, tokens_in=t_in, tokens_out=estimate(text))
-    want = footer(omitted, total, handle, clipped, omitted_span(origin, total))
-    if len(footers) > 1 or (footers and p.lines[footers[0]] != want):
-        return raw("INV-4: footer doubled or miscounted")
+        return Emission(plain.encode("utf-8", "surrogatepass"), "cleaned", "escape codes removed",
+                        kept=kept, total=total, tokens_in=t_in, tokens_out=estimate(plain))
     if not archived:
         return raw("INV-7: the original could not be archived")
-    text = "\n".join(lines + [want]) + "\n"
-    t_out = estimate(text)
     if t_out >= t_in and not p.redacted:   # hiding a secret outranks a few tokens
         return raw(f"INV-2: compressed form ({t_out} tokens) not smaller than raw ({t_in})")
     return Emission(text.encode("utf-8", "surrogatepass"), "compressed",

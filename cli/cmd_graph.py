@@ -15,6 +15,10 @@ import os
 import sys
 from typing import Any
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Plan
+
 DESCRIPTION = """Check, list and draw thresher graphs; list the stages they may name; print
 their JSON Schema.
 
@@ -145,7 +149,7 @@ def param_defaults() -> dict[str, dict[str, Any]]:
     return out
 
 
-def compile_files(files: list[str], cwd: str | None = None) -> list[tuple[str, dict | None, list]]:
+def compile_files(files: list[str], cwd: str | None = None) -> list[tuple[str, Any, list]]:
     """``(file, plan or None, errors)`` for each file, bases resolved among it and discovered ones."""
     from thresher.dataflow.build import finder, load_all, load_classify
     from thresher.dataflow.compile import compile_graph, default_registry
@@ -158,7 +162,7 @@ def compile_files(files: list[str], cwd: str | None = None) -> list[tuple[str, d
     by_id, load_errors = load_all(found + [(GIVEN, f) for f in given])
     mine = {g.file: g for cands in by_id.values() for o, g in cands if o == GIVEN}
     registry = default_registry()
-    results = []
+    results: list[tuple[str, Any, list]] = []  # (file, its plan or classify table sizes, errors)
     for f in given:
         if os.path.basename(f) in ("classify.yaml", "classify.yml"):
             tables, errs = load_classify([(GIVEN, f)])
@@ -247,7 +251,7 @@ def show(as_json: bool, cwd: str | None = None) -> int:
     return 0
 
 
-def resolve_plan(ref: str, cwd: str | None = None) -> dict:
+def resolve_plan(ref: str, cwd: str | None = None) -> Plan:
     """The compiled plan of a graph file or graph id; raise GraphErrors/LookupError when none."""
     from thresher.dataflow.errors import GraphErrors
     if os.path.exists(ref) or ref.endswith((".yaml", ".yml")):

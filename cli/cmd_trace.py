@@ -12,6 +12,10 @@ import json
 import os
 import sys
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Plan
+
 DESCRIPTION = """Show what each stage of a graph does to one tool output.
 
 Reads the output on stdin (or --input FILE), chooses the graph as `thresher pipe` would (from
@@ -74,7 +78,7 @@ def preview_ledger(args: argparse.Namespace):
     return scope, PreviewLedger()
 
 
-def chosen_plan(args: argparse.Namespace) -> dict | None:
+def chosen_plan(args: argparse.Namespace) -> Plan | None:
     """The compiled plan named by ``--graph`` (None: the engine chooses as ``thresher pipe``)."""
     if not args.graph:
         return None
@@ -82,7 +86,7 @@ def chosen_plan(args: argparse.Namespace) -> dict | None:
     return resolve_plan(args.graph)
 
 
-def run(args: argparse.Namespace, plan: dict | None = None):
+def run(args: argparse.Namespace, plan: Plan | None = None):
     """Compress the input as ``args`` say, with the trace on; return the engine's Result."""
     from thresher.cmd_graph import read_input
     from thresher.dataflow.api import compress
@@ -113,7 +117,7 @@ def render(result, as_json: bool, show_output: bool) -> str:
     return text
 
 
-def html_page(result, plan: dict | None, command: str, exit_code: int | None) -> str:
+def html_page(result, plan: Plan | None, command: str, exit_code: int | None) -> str:
     """The trace explorer page of ``result`` (run with ``keep_views``) over its graph's ``plan``.
 
     Raise LookupError when no graph ran (a passthrough class): there is nothing to draw.

@@ -20,6 +20,13 @@ from .finalize import Emission, finalize  # noqa: E402
 from .plan import PASSTHROUGH_CLASSES, examine_budget, load_plans  # noqa: E402
 from .trace import StageLog, Trace  # noqa: E402
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .plan import Plans
+    from .shapes import ArchiveStore, LedgerStore, Plan
+
 MAX_INPUT = 64 * 1024 * 1024
 """Inputs larger than this pass through raw (the shell boundary streams them)."""
 
@@ -30,11 +37,11 @@ class Result:
     __slots__ = ("output", "emission", "trace", "graph_id", "pclass", "ms", "handle", "archived",
                  "budget_factor")
 
-    def __init__(self, emission: Emission, trace, graph_id: str, pclass: str, ms: float,
+    def __init__(self, emission: Emission, trace: Any, graph_id: str, pclass: str, ms: float,
                  handle: str = "", archived: bool = False, budget_factor: float = 1.0) -> None:
         self.output = emission.output
         self.emission = emission
-        self.trace = trace
+        self.trace = trace            # a Trace with trace=True, else a StageLog (None: no graph)
         self.graph_id = graph_id
         self.pclass = pclass
         self.ms = ms
@@ -52,9 +59,9 @@ class Result:
         """The output decoded as UTF-8 (lossy only where the input was not valid UTF-8)."""
         return self.output.decode("utf-8", "replace")
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """JSON-ready summary including the trace when one was recorded."""
-        trace = self.trace.to_dict() if getattr(self.trace, "enabled", False) else None
+        trace = self.trace.to_dict() if isinstance(self.trace, Trace) else None
         return {"graph": self.graph_id, "class": self.pclass, "ms": round(self.ms, 3),
                 "emission": self.emission.as_dict(), "trace": trace}
 
@@ -69,12 +76,12 @@ def handle_of(raw: bytes) -> str:
     return blake3(raw).hexdigest()[:12]
 
 
-def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = None,
-             role: str = "default", pclass: str | None = None, plan: dict | None = None,
-             plans=None, archive=None, trace: bool = False, keep_text: bool = False,
-             keep_views: bool = False, stream: str = "stdout", scope: str = "",
-             cwd: str | None = None, ledger=None, handle: str = "",
-             reader: str = "agent") -> Result:
+def compress(data: str | bytes, *, command: str = "", exit_code: int | None = None,
+             role: str = "default", pclass: str | None = None, plan: Plan | None = None,
+             plans: Plans | None = None, archive: ArchiveStore | None = None, trace: bool = False,
+             keep_text: bool = False, keep_views: bool = False, stream: str = "stdout",
+             scope: str = "", cwd: str | None = None, ledger: LedgerStore | None = None,
+             handle: str = "", reader: str = "agent") -> Result:
     """Compress one tool output and return the :class:`Result` (output bytes + trace).
 
     ``plan`` runs that compiled plan; otherwise the payload class (from ``pclass``, the command
@@ -123,7 +130,7 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
         if plan is None:
             raise LookupError(f"no graph for class {pclass!r} role {role!r}")
         graph_id, pclass = plan["id"], pclass or plan["class"]
-        if trace:
+        if isinstance(tr, Trace):
             tr.graph_id = graph_id
         handle = handle or handle_of(raw)  # given: the part of a longer original (big.py)
         payload = initial_payload(raw, command=command, argv=tuple(command.split()),
@@ -136,7 +143,7 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
         final, halt = run_plan(plan, payload, ctx, tr)
         archived = ctx.archived
         em = finalize(final, handle, archived, halt, ctx.min_saving)
-    except Exception as exc:  # thresher's own failure: raw passthrough, never an error
+    except Exception as exc:  # noqa: BLE001 - thresher's own failure: raw passthrough, never an error
         em = Emission(raw, "raw", f"INV-5: engine error {type(exc).__name__}: {str(exc)[:200]}")
     tr.finish(**em.as_dict())
     if ledger is not None and scope:
@@ -145,7 +152,8 @@ def compress(data: "str | bytes", *, command: str = "", exit_code: int | None = 
                   factor)
 
 
-def _adapted(plan: dict, ledger, scope: str, command: str, tr) -> tuple[dict, float]:
+def _adapted(plan: Plan, ledger: LedgerStore, scope: str, command: str, tr: StageLog | Trace
+             ) -> tuple[Plan, float]:
     """``plan`` with the budget the ledger's bounce counts give this command in ``scope``, and the
     factor applied; the plan unchanged (factor 1) when the ledger has no answer or fails."""
     try:
@@ -158,10 +166,13 @@ def _adapted(plan: dict, ledger, scope: str, command: str, tr) -> tuple[dict, fl
     budget = scaled_budget(plan["budget"], factor)
     tr.budget(**{**info, "factor": factor}, max_lines=budget["max_lines"],
               max_tokens=budget["max_tokens"])
-    return ({**plan, "budget": budget} if factor != 1.0 else plan), factor
+    if factor == 1.0:
+        return plan, factor
+    adapted: Plan = {**plan, "budget": budget}
+    return adapted, factor
 
 
-def _record_delivered(ledger, scope: str, output: bytes) -> None:
+def _record_delivered(ledger: LedgerStore, scope: str, output: bytes) -> None:
     """Post-emission hook: tell the session ledger what this reader was shown (never raises)."""
     try:
         ledger.record(scope, output.decode("utf-8", "replace").splitlines())

@@ -31,6 +31,28 @@ from .errorscan import error_indices
 from .markers import FOOTER_RE, clip, footer
 from .plan import examine_budget  # noqa: F401 - here for its callers; lives in plan (light)
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, BinaryIO, Protocol
+
+    from .api import Result
+
+    class Source(Protocol):
+        """Where the rest of the input comes from."""
+
+        def read(self, size: int, /) -> bytes: ...
+
+    class Sink(Protocol):
+        """Where the output goes."""
+
+        def write(self, data: bytes, /) -> object: ...
+
+    class FileArchive(Protocol):
+        """An archive that stores a spooled original from its file."""
+
+        def put_file(self, handle: str, path: str, size: int, meta: dict[str, Any]) -> None: ...
+
 RESCUE_LINES = 2000
 """Distinct error lines of the scanned part shown at most (each text once, at its first line;
 the footer counts every error line found)."""
@@ -44,7 +66,7 @@ CHUNK = 1 << 20
 class _Stored:
     """The archive of step 2: the original is already stored under its handle (step 4)."""
 
-    def put(self, handle: str, raw: bytes, meta: dict) -> None:  # noqa: ARG002 - archive API
+    def put(self, handle: str, raw: bytes, meta: dict[str, object]) -> None:  # noqa: ARG002 - archive API
         return None
 
 
@@ -57,7 +79,7 @@ class _Scan:
         self.found = 0
         self.rescued: list[tuple[int, str]] = []   # the first line of each distinct error text
         self.seen: set[str] = set()
-        self.tail: deque = deque(maxlen=TAIL_LINES)
+        self.tail: deque[tuple[int, str]] = deque(maxlen=TAIL_LINES)
         self.carry = b""
 
     def feed(self, block: bytes, final: bool = False) -> None:
@@ -80,8 +102,9 @@ class _Scan:
         self.count += len(lines)
 
 
-def compress_stream(head: bytes, rest, out, *, budget: int, compress, archive, command: str = "",
-                    exit_code: "int | None" = None, **opts) -> dict:
+def compress_stream(head: bytes, rest: Source, out: Sink, *, budget: int,
+                    compress: Callable[..., Result], archive: FileArchive, command: str = "",
+                    exit_code: int | None = None, **opts: Any) -> dict[str, Any]:
     """Write to ``out`` the output for an input of ``head`` (already read, longer than
     ``budget``) followed by everything ``rest.read`` still gives; return a summary
     (``decision``, ``reason``, ``handle``, ``lines``, ``bytes``, and when compressed ``result``:
@@ -102,7 +125,9 @@ def compress_stream(head: bytes, rest, out, *, budget: int, compress, archive, c
             pass
 
 
-def _run(head, rest, out, spool, path, budget, compress, archive, command, exit_code, opts) -> dict:
+def _run(head: bytes, rest: Source, out: Sink, spool: BinaryIO, path: str, budget: int,
+         compress: Callable[..., Result], archive: FileArchive, command: str,
+         exit_code: int | None, opts: dict[str, Any]) -> dict[str, Any]:
     hasher = blake3()
     cut = head.rfind(b"\n", 0, budget)
     examined = head[:cut + 1] if cut >= 0 else b""
@@ -129,7 +154,8 @@ def _run(head, rest, out, spool, path, budget, compress, archive, command, exit_
         block = scanned = rest.read(CHUNK)
     spool.flush()
     handle = hasher.hexdigest()[:12]
-    summary = {"handle": handle, "bytes": size, "decision": "raw", "lines": None, "reason": failure}
+    summary: dict[str, Any] = {"handle": handle, "bytes": size, "decision": "raw", "lines": None,
+                               "reason": failure}
     text = None
     if not failure:
         try:
@@ -156,7 +182,7 @@ def _run(head, rest, out, spool, path, budget, compress, archive, command, exit_
     return summary
 
 
-def _streamed(data: bytes, reason: str, handle: str, res):
+def _streamed(data: bytes, reason: str, handle: str, res: Result) -> Result:
     """The engine's ``Result`` for the whole streamed input (what the ledger records): the
     written ``data``, the examined part's graph, class, stages and time; already archived."""
     from .api import Result
@@ -166,12 +192,12 @@ def _streamed(data: bytes, reason: str, handle: str, res):
                   budget_factor=res.budget_factor)
 
 
-def _copy(path: str, out) -> None:
+def _copy(path: str, out: Sink) -> None:
     with open(path, "rb") as src:
         _pump(src, out)
 
 
-def _pump(src, out) -> None:
+def _pump(src: Source, out: Sink) -> None:
     while True:
         block = src.read(CHUNK)
         if not block:
@@ -179,7 +205,7 @@ def _pump(src, out) -> None:
         out.write(block)
 
 
-def _compose(scan: _Scan, handle: str, res) -> "str | None":
+def _compose(scan: _Scan, handle: str, res: Result) -> str | None:
     """The output text: the graph's emission of the examined part without its footer, the
     scanned part's shown lines in order, and the one footer over the whole input."""
     em = res.emission

@@ -41,11 +41,14 @@ def load_all(files: list[tuple[str, str]]) -> tuple[dict[str, list[tuple[str, Lo
     return by_id, errors
 
 
-def finder(by_id: dict[str, list[tuple[str, LoadedGraph]]], me: LoadedGraph | None = None):
+def finder(by_id: dict[str, list[tuple[str, LoadedGraph]]],
+           me: LoadedGraph | None = None,  # noqa: ARG001 - callers name the graph; find() is told
+           ) -> Callable[[str, LoadedGraph], LoadedGraph | None]:
     """A ``find_base`` for :func:`compile_graph`.
 
     A layer that extends its own id (a project ``pytest.default`` extending the built-in one) gets
-    the candidate of the next lower origin; any other id resolves to its winning file.
+    the candidate of the next lower origin; any other id resolves to its winning file (``find``
+    is told which graph asks, so ``me`` is not needed).
     """
     def find(gid: str, requester: LoadedGraph) -> LoadedGraph | None:
         cands = [g for _, g in by_id.get(gid, [])]
@@ -78,7 +81,7 @@ def load_classify(files: list[tuple[str, str]]) -> tuple[dict, list[GraphError]]
     """Command → class rules and output-fingerprint rules; project first, then user, then built-in."""
     tables: dict[str, list[dict]] = {"rules": [], "sniff": []}
     errors: list[GraphError] = []
-    for origin, path in sorted(files, key=lambda f: -ORIGINS.index(f[0])):
+    for _origin, path in sorted(files, key=lambda f: -ORIGINS.index(f[0])):
         if not path.endswith((CLASSIFY_FILE, "classify.yml")):
             continue
         try:

@@ -12,7 +12,7 @@ without importing networkx, pydantic or yaml.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import networkx as nx
 from pydantic import ValidationError
@@ -21,7 +21,8 @@ from . import wired
 from .contract import StageInfo
 from .errors import GraphError, GraphErrors, StageLoadError
 from .payload import PHASE_INDEX
-from .shapes import Registry, Services
+from .shapes import Budget as BudgetDict
+from .shapes import Params, Plan, PlanNode, Registry, Services
 from .spec import Budget, LoadedGraph, parse_edge
 
 
@@ -37,13 +38,13 @@ def _load_attr(ref: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
-def merged_view(g: LoadedGraph, find_base: Callable[[str, LoadedGraph], LoadedGraph | None]) -> tuple[
-        dict, list[str], dict, list[LoadedGraph]]:
+def merged_view(g: LoadedGraph, find_base: Callable[[str, LoadedGraph], LoadedGraph | None]
+                ) -> tuple[dict[str, dict[str, Any]], list[str], dict[str, Any], list[LoadedGraph]]:
     """Nodes, edges and budget of ``g`` after applying its ``extends:`` chain; plus the chain."""
     chain = [g]
     while chain[-1].spec.extends:
         cur = chain[-1]
-        base = find_base(cur.spec.extends, cur)
+        base = find_base(str(cur.spec.extends), cur)
         if base is None:
             raise GraphError(cur.file, f"extends unknown graph {cur.spec.extends!r}",
                              line=cur.line("extends"), hint="name a graph as <class>.<role>, "
@@ -56,8 +57,9 @@ def merged_view(g: LoadedGraph, find_base: Callable[[str, LoadedGraph], LoadedGr
             raise GraphError(cur.file, f"`extends:` loops back to {base.file}", line=cur.line("extends"))
         chain.append(base)
     root = chain[-1]
-    nodes = {k: {"stage": v.stage, "params": dict(v.params)} for k, v in root.spec.nodes.items()}
-    budget: dict = {}
+    nodes: dict[str, dict[str, Any]] = {k: {"stage": v.stage, "params": dict(v.params)}
+                                        for k, v in root.spec.nodes.items()}
+    budget: dict[str, Any] = {}
     for layer in reversed(chain):
         budget.update(layer.spec.budget)
         for node_id, params in layer.spec.params.items():
@@ -69,8 +71,8 @@ def merged_view(g: LoadedGraph, find_base: Callable[[str, LoadedGraph], LoadedGr
     return nodes, list(root.spec.edges), budget, chain
 
 
-def _check_params(g: LoadedGraph, node_id: str, info: StageInfo, params: dict,
-                  errors: list[GraphError], line: int | None) -> dict:
+def _check_params(g: LoadedGraph, node_id: str, info: StageInfo, params: dict[str, Any],
+                  errors: list[GraphError], line: int | None) -> Params:
     model = _load_attr(info.params)
     try:
         return model.model_validate(params).model_dump(mode="json")
@@ -84,22 +86,24 @@ def _check_params(g: LoadedGraph, node_id: str, info: StageInfo, params: dict,
         return {}
 
 
-def compile_graph(g: LoadedGraph, registry: Mapping[str, StageInfo] | None = None,
-                  find_base: Callable[[str, LoadedGraph], LoadedGraph | None] = lambda *_: None) -> dict:
+def compile_graph(g: LoadedGraph, registry: Registry | None = None,
+                  find_base: Callable[[str, LoadedGraph], LoadedGraph | None] = lambda *_: None
+                  ) -> Plan:
     """Validate ``g`` (merged with its bases) and return its plan; raise :class:`GraphErrors`."""
     registry = default_registry() if registry is None else registry
     nodes, edges, budget_raw, chain = merged_view(g, find_base)
     root = chain[-1]
     errors: list[GraphError] = []
     try:
-        budget = Budget.model_validate(budget_raw).model_dump()
+        budget = cast(BudgetDict, Budget.model_validate(budget_raw).model_dump())
     except ValidationError as exc:
         err = exc.errors()[0]
         raise GraphError(g.file, f"budget.{'.'.join(map(str, err['loc']))}: {err['msg']}",
-                         line=g.line("budget"), hint=f"budget keys: {', '.join(Budget.model_fields)}")
+                         line=g.line("budget"),
+                         hint=f"budget keys: {', '.join(Budget.model_fields)}") from None
     if not nodes:
         raise GraphError(root.file, "the graph has no nodes", hint="add `nodes:` and `edges:`")
-    plan_nodes: dict[str, dict] = {}
+    plan_nodes: dict[str, PlanNode] = {}
     for node_id, node in nodes.items():
         line = root.line("nodes", node_id)
         try:
@@ -139,7 +143,8 @@ def compile_graph(g: LoadedGraph, registry: Mapping[str, StageInfo] | None = Non
             "entry": entry, "order": order, "nodes": {n: plan_nodes[n] for n in order}}
 
 
-def _wire(g: LoadedGraph, i: int, edge: str, nodes: dict, plan_nodes: dict,
+def _wire(g: LoadedGraph, i: int, edge: str, nodes: dict[str, dict[str, Any]],
+          plan_nodes: dict[str, PlanNode],
           graph: nx.DiGraph, errors: list[GraphError], wired_any: nx.DiGraph) -> None:
     line = g.line("edges", i)
     try:
@@ -176,7 +181,8 @@ def _wire(g: LoadedGraph, i: int, edge: str, nodes: dict, plan_nodes: dict,
     graph.add_edge(src, dst, port=port, line=line)
 
 
-def _check_shape(g: LoadedGraph, graph: nx.DiGraph, plan_nodes: dict, errors: list,
+def _check_shape(g: LoadedGraph, graph: nx.DiGraph, plan_nodes: dict[str, PlanNode],
+                 errors: list[GraphError],
                  wired_any: nx.DiGraph) -> None:
     try:
         cycle = nx.find_cycle(graph)

@@ -92,14 +92,14 @@ class SessionLedger:
     subagent). ``known`` must not change state, so output stays deterministic given the scope state.
     """
 
-    def known(self, scope: str, keys: list[int]) -> set[int]:
+    def known(self, scope: str, keys: list[int]) -> set[int]:  # noqa: ARG002 - knows nothing
         """The subset of ``keys`` already delivered to ``scope``."""
         return set()
 
     def record(self, scope: str, lines: list[str]) -> None:
         """Remember that ``lines`` (the final emission) were delivered to ``scope``."""
 
-    def budget_adapt(self, scope: str, command: str) -> dict[str, object] | None:
+    def budget_adapt(self, scope: str, command: str) -> dict[str, object] | None:  # noqa: ARG002
         """How gently to budget ``command``'s output for ``scope``, read once before the graph
         runs: ``{"family", "payloads", "expanded", "factor"}`` (see :func:`scaled_budget`), or
         ``None`` for no adaptation. Must not change state and must depend on the stored counts

@@ -19,6 +19,11 @@ from itertools import accumulate
 
 from .payload import CRITICAL, Payload
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+    from typing import Any
+
 class _CompiledOnUse:
     """A regex compiled at its first use: the case-insensitive :data:`ERROR_RE` is searched only
     on non-ASCII lines, and compiling it costs ~2 ms on every start of ``thresher``."""
@@ -26,7 +31,7 @@ class _CompiledOnUse:
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern
 
-    def __getattr__(self, name: str):  # the first use of a method: compile, keep its methods
+    def __getattr__(self, name: str) -> Any:  # the first use of a method: compile, keep its methods
         if name.startswith("__"):
             raise AttributeError(name)  # (copy/pickle protocol probes are not uses)
         compiled = re.compile(self.pattern)
@@ -79,7 +84,7 @@ def candidates(lines: "tuple[str, ...] | list[str]", words: "tuple[str, ...]",
     return None if mask is None else set(ones(mask))
 
 
-def ones(mask: bytearray):
+def ones(mask: bytearray) -> Iterator[int]:
     """The indices of the non-zero bytes of ``mask``, in order (``bytearray.find`` jumps)."""
     i = mask.find(1)
     while i >= 0:
@@ -107,7 +112,8 @@ def candidate_masks(lines: "tuple[str, ...] | list[str]",
         part = lines[base:base + _CHUNK_LINES]
         text = "\n".join(part)
         starts = _starts(part)
-        low, low_starts = (text.lower() if folds else ""), starts
+        low = text.lower() if folds else ""
+        low_starts: list[int] | None = starts
         if folds and not low.isascii():  # lower-casing may change a line's length (U+0130)
             low_lines = low.split("\n")
             low_starts = None if len(low_lines) != len(part) else _starts(low_lines)
@@ -127,12 +133,13 @@ def candidate_masks(lines: "tuple[str, ...] | list[str]",
     return masks
 
 
-def _starts(lines) -> list[int]:
+def _starts(lines: Sequence[str]) -> list[int]:
     """Where each of ``lines`` starts in their ``"\\n"``-join, then the join's length + 1."""
     return list(accumulate(map((1).__add__, map(len, lines)), initial=0))
 
 
-def _mark(hay: str, starts: list[int], words, found: bytearray, base: int, skip: int = 0) -> None:
+def _mark(hay: str, starts: list[int], words: Iterable[str], found: bytearray, base: int,
+          skip: int = 0) -> None:
     """Set ``found[base + k]`` for each line ``k`` of ``hay`` (line ``k`` starts at ``starts[k]``;
     ``starts`` ends with the text's length + 1) that holds one of ``words`` — ``skip`` characters
     after a word's start (a word that begins with the newline before the line)."""

@@ -25,7 +25,7 @@ import sys
 import time
 
 try:  # the C module: ``signal`` wraps it in enums, an import on every command's path
-    import _signal as signal
+    import _signal as signal  # type: ignore[import-not-found]  # (no stubs: signal's own C half)
 except ImportError:  # pragma: no cover - an interpreter without it
     import signal
 
@@ -36,10 +36,18 @@ from .markers import is_clip_of, is_footer
 from .payload import CRITICAL, IMPORTANT, PHASE_INDEX, SYNTHETIC, Out, Payload
 from .trace import APPLIED, DECLINED, FAILED, REJECTED, SKIPPED, NullTrace
 
-_IMPLS: dict[str, object] = {}
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType
+    from typing import Any
+
+    from .shapes import Budget, Plan, PlanNode, Stage
+
+_IMPLS: dict[str, Stage] = {}
 
 
-def load_impl(ref: str):
+def load_impl(ref: str) -> Stage:
     """The stage function named ``"module:attr"`` (imported once per process)."""
     fn = _IMPLS.get(ref)
     if fn is None:
@@ -49,7 +57,7 @@ def load_impl(ref: str):
     return fn
 
 
-def initial_payload(raw: bytes, **fields: object) -> Payload:
+def initial_payload(raw: bytes, **fields: Any) -> Payload:
     """The payload a graph starts from: raw bytes, and a first decoded view of all its lines."""
     text = raw.decode("utf-8", "replace")
     trailing = text.endswith("\n")
@@ -61,11 +69,11 @@ def initial_payload(raw: bytes, **fields: object) -> Payload:
                    tiers=(IMPORTANT,) * n, trailing_newline=trailing, **fields)
 
 
-def _alarm(signum, frame):  # noqa: ARG001 - signal handler signature
+def _alarm(signum: int, frame: FrameType | None) -> None:  # noqa: ARG001 - a signal handler
     raise StageTimeout("hang guard fired")
 
 
-def call_with_deadline(fn, args: tuple, seconds: float):
+def call_with_deadline(fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
     """Call ``fn(*args)``; raise :class:`StageTimeout` when it runs longer than ``seconds``.
 
     Uses a real-time interval timer in the main thread (it interrupts a runaway stage); the elapsed
@@ -93,7 +101,7 @@ def call_with_deadline(fn, args: tuple, seconds: float):
     return result
 
 
-def check_stage(node: dict, before: Payload, after: Payload) -> None:
+def check_stage(node: PlanNode, before: Payload, after: Payload) -> None:
     """Raise :class:`StageRejected` when ``after`` breaks an invariant a stage must keep."""
     if after.raw is not before.raw and after.raw != before.raw:
         raise StageRejected("INV-7", "a stage may not change the raw bytes")
@@ -129,7 +137,7 @@ def check_stage(node: dict, before: Payload, after: Payload) -> None:
         raise StageRejected("INV-2", "output is larger than input")
 
 
-def fits(p: Payload, budget: dict) -> bool:
+def fits(p: Payload, budget: Budget) -> bool:
     """True when the view meets the graph's guardrail (lines and estimated tokens)."""
     return len(p.lines) <= budget["max_lines"] and p.tokens() <= budget["max_tokens"]
 
@@ -140,7 +148,8 @@ LOSSY = ("distill", "collapse", "ledger")
 _SCORE = PHASE_INDEX["score"]
 
 
-def _call(node: dict, cur: Payload, ctx: Context, hang_s: float):
+def _call(node: PlanNode, cur: Payload, ctx: Context, hang_s: float
+          ) -> tuple[str, Payload | None, str, str]:
     """Run one node: ``(port, new payload or None, decision, reason)``; raises StageTimeout only."""
     cap = node.get("max_input")
     if cap is not None and len(cur.raw) > cap:
@@ -158,11 +167,12 @@ def _call(node: dict, cur: Payload, ctx: Context, hang_s: float):
         raise
     except StageRejected as exc:
         return "out", None, REJECTED, str(exc)
-    except Exception as exc:  # INV-5: any stage failure → its input passes on
+    except Exception as exc:  # noqa: BLE001 - INV-5: any stage failure → its input passes on
         return "out", None, FAILED, f"INV-5: {type(exc).__name__}: {str(exc)[:200]}"
 
 
-def run_plan(plan: dict, payload: Payload, ctx: Context, trace=None) -> tuple[Payload, str]:
+def run_plan(plan: Plan, payload: Payload, ctx: Context, trace: NullTrace | None = None
+             ) -> tuple[Payload, str]:
     """Walk ``plan`` from its entry; return the last payload and why to emit raw ("" = don't).
 
     A non-empty reason means a hang guard fired or Guard failed (or Score failed on a command that
@@ -172,7 +182,8 @@ def run_plan(plan: dict, payload: Payload, ctx: Context, trace=None) -> tuple[Pa
     budget, nodes = plan["budget"], plan["nodes"]
     hang_s, deadline = budget["stage_ms"] / 1000, time.perf_counter() + budget["total_ms"] / 1000
     distilled = scanned = unguarded = False
-    cur, node_id = payload, plan["entry"]
+    cur = payload
+    node_id: str | None = plan["entry"]
     while node_id is not None:
         node = nodes[node_id]
         ctx.node_id = node_id

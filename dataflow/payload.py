@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from .tokens import estimate, estimate_utf8
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 SYNTHETIC = -1
 """``origin`` value of a summary line a stage wrote (not a copy of an input line)."""
 
@@ -80,7 +84,7 @@ class Payload:
         self.notes = notes            # free-form, human-readable notes stages leave for the trace
         self.redacted = redacted      # the view hides secrets: emitted even when not smaller (INV-2)
         self._tokens = -1             # estimate of text(), computed once (see tokens())
-        self._memo: dict = {}         # values derived from raw/source, shared while source stays
+        self._memo: dict[str, int] = {}  # values derived from raw/source, shared while source stays
 
     def evolve(self, **changes: object) -> "Payload":
         """Return a copy with ``changes`` applied (the only way stages make a new payload)."""
@@ -93,13 +97,13 @@ class Payload:
             raise TypeError(f"Payload has no field(s): {', '.join(sorted(changes))}")
         return new
 
-    def with_view(self, lines: list[str] | tuple[str, ...], origin: list[int] | tuple[int, ...]) -> "Payload":
+    def with_view(self, lines: Sequence[str], origin: Sequence[int]) -> Payload:
         """Return a copy whose view is ``lines`` with provenance ``origin`` (same length)."""
         if len(lines) != len(origin):
             raise ValueError(f"view has {len(lines)} lines but {len(origin)} origins")
         return self.evolve(lines=tuple(lines), origin=tuple(origin))
 
-    def select(self, indices: "list[int] | range") -> "Payload":
+    def select(self, indices: Sequence[int]) -> Payload:
         """Return a copy whose view keeps only the view lines at ``indices`` (in the given order)."""
         return self.with_view([self.lines[i] for i in indices], [self.origin[i] for i in indices])
 

@@ -29,7 +29,11 @@ from .paths import under_home
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
-    from .shapes import Services
+    from typing import Any
+
+    from blake3 import blake3
+
+    from .shapes import Plan, Services
 
 ORIGINS = ("built-in", "user", "project")
 PASSTHROUGH_CLASSES = ("verbatim", "stream")
@@ -150,7 +154,7 @@ def _key_files(cwd: str | None) -> list[tuple[str, str]]:
     return files + extra
 
 
-def seeded_hash(modules: tuple[str, ...]) -> "blake3":
+def seeded_hash(modules: tuple[str, ...]) -> blake3:
     """A blake3 hasher seeded with the package and Python versions and the source of ``modules``
     (so a cache keyed by it goes stale when the code that built it changes)."""
     from blake3 import blake3
@@ -218,11 +222,11 @@ def trusted_only(files: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], l
 class Plans:
     """All compiled plans plus the command → class table, and the errors of graphs that failed."""
 
-    def __init__(self, data: dict) -> None:
-        self.plans: dict[str, dict] = _Unpacked(data["plans"])
-        self.sources: dict[str, list] = data.get("sources", {})
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.plans = _Unpacked(data["plans"])
+        self.sources: dict[str, list[list[str]]] = data.get("sources", {})
         self.errors: list[str] = data.get("errors", [])
-        self.untrusted: list = data.get("untrusted", [])
+        self.untrusted: list[tuple[str, str]] = data.get("untrusted", [])
         self.stamps: dict[str, str] = data.get("stamps", {})
         self.code: dict[str, str] = data.get("code", {})
         # Compiled on first use, one rule at a time: classifying a command stops at its first
@@ -230,7 +234,7 @@ class Plans:
         self.rules = _Rules(data.get("classify", []))
         self.sniffs = _Rules(data.get("sniff", []))
 
-    def resolve(self, pclass: str, role: str = "default") -> dict | None:
+    def resolve(self, pclass: str, role: str = "default") -> Plan | None:
         """The plan for ``pclass`` and ``role``, falling back to default role and generic class."""
         for gid in (f"{pclass}.{role}", f"{pclass}.default", f"generic.{role}", "generic.default"):
             if gid in self.plans:
@@ -251,28 +255,28 @@ class Plans:
         return self.sniffs.first(head)
 
 
-class _Unpacked(dict):
+class _Unpacked(dict):  # (str -> Plan, or the Plan's marshal bytes until first read)
     """``graph id → plan``, where the cache stores each plan as its own marshal blob: a command
     uses one plan of ~60, so the others are never decoded (a start-up cost of every command)."""
 
-    def __getitem__(self, gid: str) -> dict:
+    def __getitem__(self, gid: str) -> Plan:
         plan = dict.__getitem__(self, gid)
         if isinstance(plan, bytes):
             plan = marshal.loads(plan)
             dict.__setitem__(self, gid, plan)
         return plan
 
-    def get(self, gid: str, default=None):
+    def get(self, gid: str, default: Plan | None = None) -> Plan | None:  # type: ignore[override]
         return self[gid] if gid in self else default
 
-    def values(self):
+    def values(self) -> list[Plan]:  # type: ignore[override]
         return [self[gid] for gid in self]
 
-    def items(self):
+    def items(self) -> list[tuple[str, Plan]]:  # type: ignore[override]
         return [(gid, self[gid]) for gid in self]
 
 
-def _packed(data: dict) -> dict:
+def _packed(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` as the cache stores it: each plan marshalled on its own (see :class:`_Unpacked`)."""
     return dict(data, plans={gid: marshal.dumps(plan) for gid, plan in data["plans"].items()})
 
@@ -287,11 +291,11 @@ class _Rules:
 
     __slots__ = ("rows", "compiled")
 
-    def __init__(self, rows: list[dict]) -> None:
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
         self.rows = [(r["match"], r["class"], r.get("needles")) for r in rows]
-        self.compiled: dict[int, object] = {}
+        self.compiled: dict[int, Any] = {}
 
-    def _regex(self, i: int):
+    def _regex(self, i: int) -> Any:
         rx = self.compiled.get(i)
         if rx is None:
             rx = self.compiled[i] = _compile(self.rows[i][0])
@@ -307,7 +311,7 @@ class _Rules:
         return None
 
 
-def _compile(pattern: str):
+def _compile(pattern: str) -> Any:
     """``re.compile(pattern)`` from the compiled-regex cache (``rxcache``, without importing
     ``re`` when the pattern is in it): only for a command whose text a rule's literal prefilter
     lets the regex look at."""
@@ -346,10 +350,10 @@ _CONTENT_MODE_RE = (
 _ARCHIVE_RE = r"\.(?:tar|tgz|tbz2?|txz|tzst|zip|whl|jar|gz|bz2|xz|zst)$"
 _CONTENT_WORDS = ("git", "unzip", "tar", "cat", "gunzip", "gzip", "bzip2", "xz", "zstd")
 """Every content mode names one of these programs: without one, no regex (nor ``re``) is needed."""
-_COMPILED: dict = {}
+_COMPILED: dict[str, Any] = {}
 
 
-def _content_mode(command: str):
+def _content_mode(command: str) -> Any:
     """The content-mode match of ``command``, or ``None`` (``re`` imported only when a content
     program is named at all: start-up of ``run -- true`` stays free of it)."""
     if not any(w in command for w in _CONTENT_WORDS):

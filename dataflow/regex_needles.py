@@ -10,8 +10,12 @@ no literal is required (``\\A\\s*[\\[{]``) or the pattern ignores case (the chec
 
 from __future__ import annotations
 
-from re import _constants as C  # noqa: N812 - the sre opcodes
-from re import _parser as P  # noqa: N812 - sre_parse (the public alias is deprecated)
+from re import _constants as C  # type: ignore[attr-defined]  # noqa: N812 - the sre opcodes (no stubs)
+from re import _parser as P  # type: ignore[attr-defined]  # noqa: N812 - sre_parse (deprecated alias)
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
 
 _REPEATS = tuple(getattr(C, n) for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
                  if hasattr(C, n))
@@ -55,7 +59,7 @@ def _seq(items: list) -> frozenset[str] | None:
     return best
 
 
-def _item(op, av) -> frozenset[str] | None:
+def _item(op: Any, av: Any) -> frozenset[str] | None:
     """Needles one match of a single (non-literal) item must contain, or ``None``."""
     if op is C.SUBPATTERN:
         _group, add_flags, _del_flags, sub = av

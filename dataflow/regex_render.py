@@ -4,7 +4,7 @@ quote the part of a user's pattern that is at fault."""
 from __future__ import annotations
 
 import re
-from re import _constants as C  # noqa: N812 - the sre opcodes
+from re import _constants as C  # type: ignore[attr-defined]  # noqa: N812 - the sre opcodes (no stubs)
 
 _REPEATS = (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT)
 

@@ -22,10 +22,15 @@ of spaces) stay the business of the shipped-regex test (tests/test_regex_safety.
 from __future__ import annotations
 
 import re
-from re import _constants as C  # noqa: N812 - the sre opcodes
-from re import _parser as P  # noqa: N812 - sre_parse (the public alias is deprecated)
+from re import _constants as C  # type: ignore[attr-defined]  # noqa: N812 - the sre opcodes (no stubs)
+from re import _parser as P  # type: ignore[attr-defined]  # noqa: N812 - sre_parse (deprecated alias)
 
 from .regex_render import render as _render
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 _ALPHABET = tuple(chr(i) for i in range(128)) + tuple("\x85\xa0éÉλß…\u2028\u3000\x9b")
 """Characters that stand for every class a pattern can name (ASCII, Latin-1, other scripts)."""
@@ -90,7 +95,7 @@ def _class_chars(items: list, flags: int) -> frozenset:
     return _ANY - chars if negate else chars
 
 
-def _atom(op, av, flags: int) -> frozenset | None:
+def _atom(op: Any, av: Any, flags: int) -> frozenset | None:
     """Characters one single-character item can match, or ``None`` for a compound item."""
     if op is C.LITERAL:
         return _cased(frozenset(chr(av)), flags)
@@ -124,7 +129,7 @@ def _chars(seq: list, flags: int) -> frozenset:
     return out
 
 
-def _width(item) -> tuple[int, int]:
+def _width(item: Any) -> tuple[int, int]:
     return P.SubPattern(P.State(), [item]).getwidth()
 
 
@@ -177,7 +182,7 @@ def _scan(seq: list, flags: int, out: list) -> None:
                     _scan(list(part), flags, out)
 
 
-def _inner_repeats(seq: list, flags: int, path: list):
+def _inner_repeats(seq: list, flags: int, path: list) -> Iterator[tuple[Any, int, list, bool]]:
     """``(item, flags, path, optional)`` of each variable-length item the iteration ``seq`` may
     split differently: repetitions, and optional items (``x?``, ``(?:|x)`` as ``a|aa`` parses);
     ``path`` lists ``(sequence, index)`` from the repeated group's body down to the item."""
@@ -205,13 +210,13 @@ def _delimited(chars: frozenset, path: list, flags: int) -> bool:
 
 
 def _flat(seq: list) -> list:
-    out = []
+    out: list = []
     for op, av in seq:
         out += _flat(list(av[3])) if op is C.SUBPATTERN else [(op, av)]
     return out
 
 
-def _check_repeat(outer, body: list, flags: int, out: list) -> None:
+def _check_repeat(outer: Any, body: list, flags: int, out: list) -> None:
     start = _first(body, flags)
     for item, iflags, path, optional in _inner_repeats(body, flags, []):
         if optional and not _first([item], iflags) & start:
@@ -233,16 +238,17 @@ def _check_repeat(outer, body: list, flags: int, out: list) -> None:
                     return
 
 
-def _runs(seq: list, flags: int) -> list[tuple[frozenset, int, int]] | None:
+def _runs(seq: list, flags: int) -> list[tuple[Any, int, int]] | None:
     """``seq`` as runs ``(characters, min, max)`` when it is a chain of single-character items
-    and their repetitions (anchors ignored); else ``None``."""
-    out = []
+    and their repetitions (anchors ignored), an optional chain as ``(its runs, 0, 1)``; else
+    ``None``."""
+    out: list[tuple[Any, int, int]] = []
     for op, av in _flat(seq):
         atom = _atom(op, av, flags)
         if atom is not None:
             out.append((atom, 1, 1))
-        elif op in _REPEATS and len(av[2]) == 1 and _atom(*av[2][0], flags) is not None:
-            out.append((_atom(*av[2][0], flags), av[0], min(av[1], av[0] + 4)
+        elif op in _REPEATS and len(av[2]) == 1 and _atom(av[2][0][0], av[2][0][1], flags) is not None:
+            out.append((_atom(av[2][0][0], av[2][0][1], flags), av[0], min(av[1], av[0] + 4)
                         if av[1] != C.MAXREPEAT else -1))
         elif op in _REPEATS and (av[0], av[1]) == (0, 1) and _runs(list(av[2]), flags):
             out.append((_runs(list(av[2]), flags), 0, 1))  # an optional chain

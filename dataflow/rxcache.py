@@ -35,25 +35,34 @@ import marshal
 import os
 import sys
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+    from typing import Any, TypeVar
+
+    F = TypeVar("F", bound=Callable[[str], Any])
+
 CAP = 1024
 """Patterns (and facts) kept in the table (those used by the saving process first)."""
 LOCALE = 4
 """``re.LOCALE``: such a pattern's code depends on the locale it was compiled in (never cached)."""
 
-_STATE: dict = {}
-_BUILT: dict = {}
+_STATE: dict[str, Any] = {}
+_BUILT: dict[tuple[type, str | bytes, int], Any] = {}
 """``(type, pattern, flags) → Pattern`` built from the table in this process."""
 
 
 def path() -> str:
     """The table's file for this interpreter."""
-    import _sre
+    import _sre  # type: ignore[import-not-found]  # (the C engine of re: no stubs)
     from .plan import _digest, cache_dir
     tag = f"{sys.version}\0{sys.implementation.cache_tag}\0{_sre.MAGIC}\0{_sre.CODESIZE}"
     return os.path.join(cache_dir(), f"regex-{_digest(tag.encode())}.marshal")
 
 
-def _load() -> dict:
+def _load() -> dict[str, Any]:
     """The process state, with the table read (once; an unreadable table is an empty one)."""
     if not _STATE:
         _STATE.update(blobs={}, facts={}, used=set(), new_facts={}, front=None, saving=True)
@@ -69,7 +78,7 @@ def _load() -> dict:
     return _STATE
 
 
-def _build(key: tuple):
+def _build(key: tuple[Any, ...]) -> Any:
     """The pattern of ``key`` (``(type, pattern, flags)``) from the table, or ``None``."""
     state = _load()
     if key[0] not in (str, bytes) or type(key[2]) is not int:
@@ -91,10 +100,10 @@ def _build(key: tuple):
     return compiled
 
 
-class _Table(dict):
+class _Table(dict):  # (re's own pattern cache: key -> Pattern)
     """``re``'s pattern cache, asked for a pattern it lacks: built from the table when it can."""
 
-    def __missing__(self, key):
+    def __missing__(self, key: Any) -> Any:
         compiled = _BUILT.get(key) if type(key) is tuple and len(key) == 3 else None
         if compiled is None and type(key) is tuple and len(key) == 3:
             compiled = _build(key)
@@ -104,7 +113,7 @@ class _Table(dict):
         return compiled
 
 
-def _front(re) -> str | None:
+def _front(re: ModuleType) -> str | None:
     """The name of the dict ``re._compile`` looks a pattern up in first (3.11: ``_cache``,
     3.12+: ``_cache2``), or ``None`` when ``re`` has no such plain dict."""
     for name in ("_cache2", "_cache"):
@@ -118,7 +127,8 @@ class _WhenImported:
     spec the other finders return so that :func:`prime` runs right after ``re`` is executed,
     before the importing module's first ``re.compile``. It removes itself on that import."""
 
-    def find_spec(self, name, path=None, target=None):
+    def find_spec(self, name: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
         if name != "re":
             return None
         if self in sys.meta_path:
@@ -128,14 +138,16 @@ class _WhenImported:
                 spec = finder.find_spec(name, path, target) if hasattr(finder, "find_spec") else None
             except Exception:  # noqa: BLE001 - the import system asks that finder again itself
                 return None
-            if spec is not None and hasattr(spec.loader, "exec_module") \
-                    and not isinstance(spec.loader, type):  # (a frozen re: left alone)
-                real = spec.loader.exec_module
+            loader: Any = spec.loader if spec is not None else None
+            if spec is not None and hasattr(loader, "exec_module") \
+                    and not isinstance(loader, type):  # (a frozen re: left alone)
+                real = loader.exec_module
 
-                def exec_module(module, real=real):
+                def exec_module(module: ModuleType, real: Callable[[ModuleType], None] = real
+                                ) -> None:
                     real(module)
                     prime()
-                spec.loader.exec_module = exec_module
+                loader.exec_module = exec_module
                 return spec
         return None
 
@@ -164,17 +176,19 @@ def prime() -> None:
         pass
 
 
-def re_primed():
+def re_primed() -> ModuleType:
     """The ``re`` module, imported now if need be, served from the table."""
-    re = sys.modules.get("re")  # (no import statement when loaded: start-up tests record those)
-    if re is None:
+    module = sys.modules.get("re")  # (no import statement when loaded: start-up tests record those)
+    if module is None:
         import re
+        module = re
     prime()
-    return re
+    return module
 
 
-def compile(pattern, flags: int = 0):
-    """``re.compile(pattern, flags)``, from the table without importing ``re`` when it can."""
+def compile(pattern: str | bytes, flags: int = 0) -> Any:
+    """``re.compile(pattern, flags)``, from the table without importing ``re`` when it can (a
+    ``re.Pattern``; typed ``Any`` like the lazy ``re`` module it stands in for)."""
     if "re" not in sys.modules and type(flags) is int:
         compiled = _BUILT.get((type(pattern), pattern, flags))
         if compiled is None:
@@ -190,7 +204,7 @@ class _LazyModule:
 
     compile = staticmethod(compile)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(re_primed(), name)
 
 
@@ -203,16 +217,17 @@ class Lazy:
 
     __slots__ = ("_args", "_compiled")
 
-    def __init__(self, pattern, flags: int = 0) -> None:
-        self._args, self._compiled = (pattern, flags), None
+    def __init__(self, pattern: str | bytes, flags: int = 0) -> None:
+        self._args: tuple[str | bytes, int] = (pattern, flags)
+        self._compiled: Any = None
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         if self._compiled is None:
             self._compiled = compile(*self._args)
         return getattr(self._compiled, name)
 
 
-def remembered(fn):
+def remembered(fn: F) -> F:
     """``fn(pattern)`` — a pure function of a pattern string whose result is ``None``, a bool, a
     str or a frozenset of str — kept in the table across processes (decorator). A result is
     filed under the function's name, the package version and the size and mtime of its module's
@@ -220,7 +235,7 @@ def remembered(fn):
     computes it anew."""
     names: list[str] = []
 
-    def cached(pattern):
+    def cached(pattern: str) -> Any:
         state = _load()
         if not names:
             from . import __version__
@@ -241,8 +256,8 @@ def remembered(fn):
         return value
 
     cached.__name__, cached.__qualname__, cached.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
-    cached.__module__, cached.__wrapped__ = fn.__module__, fn
-    return cached
+    cached.__module__, cached.__wrapped__ = fn.__module__, fn  # type: ignore[attr-defined]
+    return cached  # type: ignore[return-value]  # (fn's signature, wrapped)
 
 
 def skip_save() -> None:
@@ -251,18 +266,18 @@ def skip_save() -> None:
     _load()["saving"] = False
 
 
-def compiled_args(pattern, flags: int):
+def compiled_args(pattern: str | bytes, flags: int) -> tuple[Any, ...] | None:
     """The argument tuple ``re``'s compiler passes to ``_sre.compile`` for ``(pattern, flags)``,
     or ``None`` when it cannot be recorded exactly."""
     import re
-    import re._compiler as compiler
+    import re._compiler as compiler  # type: ignore[import-not-found]  # (no stubs)
     real, seen = compiler._sre, []
 
     class Recorder:
-        def __getattr__(self, name):
+        def __getattr__(self, name: str) -> Any:
             return getattr(real, name)
 
-        def compile(self, *args):
+        def compile(self, *args: Any) -> Any:
             seen.append(args)
             return real.compile(*args)
 
@@ -281,7 +296,7 @@ def compiled_args(pattern, flags: int):
     return args if ok else None
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """``value`` with ``int`` subclasses (the compiler's named opcodes) as plain ints, which
     ``marshal`` stores; lists, tuples and dicts rebuilt alike."""
     if isinstance(value, int) and type(value) is not int and type(value) is not bool:
@@ -293,7 +308,7 @@ def _plain(value):
     return value
 
 
-def _new_patterns(state: dict) -> dict:
+def _new_patterns(state: dict[str, Any]) -> dict[tuple[Any, ...], bytes]:
     """``(pattern, flags) → marshalled arguments`` of the patterns ``re`` compiled in this process
     that the table lacks."""
     if state["front"] is None:
@@ -311,7 +326,7 @@ def _new_patterns(state: dict) -> dict:
     return new
 
 
-def _kept(old: dict, used, new: dict) -> dict:
+def _kept(old: dict[Any, Any], used: Collection[Any], new: dict[Any, Any]) -> dict[Any, Any]:
     """``new``, the ``used`` entries of ``old``, then the rest of ``old``, up to :data:`CAP`."""
     kept = {k: old[k] for k in used if k in old}
     kept.update(new)

@@ -84,11 +84,12 @@ class LoadedGraph:
         self.lines = lines
         stem = os.path.basename(file).rsplit(".", 1)[0]
         parts = stem.split(".")
-        self.pclass = spec.pclass or (parts[0] if len(parts) == 2 else None)
+        pclass = spec.pclass or (parts[0] if len(parts) == 2 else None)
         self.role = spec.role or (parts[1] if len(parts) == 2 else "default")
-        if self.pclass is None:
+        if pclass is None:
             raise GraphError(file, "cannot tell the payload class of this graph",
                              hint="name the file <class>.<role>.yaml or add a top-level `class:` key")
+        self.pclass: str = pclass
 
     @property
     def graph_id(self) -> str:
@@ -139,7 +140,7 @@ def load_graph(file: str, text: str | None = None) -> LoadedGraph:
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(err["loc"])
-        node = loc[1] if len(loc) > 1 and loc[0] == "nodes" else None
+        node = str(loc[1]) if len(loc) > 1 and loc[0] == "nodes" else None
         known = ", ".join(sorted(GraphSpec.model_fields.keys() - {"pclass"} | {"class"}))
         hint = (f"allowed top-level keys: {known}" if err["type"] == "extra_forbidden" and len(loc) == 1
                 else "a node is {stage: <registry key>, params: {...}}")

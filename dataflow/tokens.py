@@ -12,6 +12,13 @@ from __future__ import annotations
 
 from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    Text = TypeVar("Text", str, bytes)
+
 # One alternation of disjoint character classes, so one scan counts what four separate scans
 # would (letters, digits, punctuation, whitespace runs never overlap): words in pieces of at most 8
 # letters, digits in threes, a ruler run (``*****``, ``=====``, ``-----``, ``.....``, ``_____``: one
@@ -36,7 +43,7 @@ def estimate(text: str) -> int:
     return _estimate(text)
 
 
-def _sampled(whole, n: int, as_text) -> int:
+def _sampled(whole: Text, n: int, as_text: Callable[[Text], str]) -> int:
     """:func:`estimate` of a text of ``n`` characters over 1 MiB from its 32 samples (slices of
     ``whole``, made text by ``as_text``)."""
     step = n // _SAMPLES

@@ -11,6 +11,11 @@ from blake3 import blake3
 
 from .tokens import estimate
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from .payload import Payload
+    from .shapes import PlanNode
+
 APPLIED, DECLINED, REJECTED, FAILED, SKIPPED = "applied", "declined", "rejected", "failed", "skipped"
 DECISIONS = (APPLIED, DECLINED, REJECTED, FAILED, SKIPPED)
 
@@ -20,7 +25,7 @@ def short_hash(text: str) -> str:
     return blake3(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
-def view_of(payload) -> dict:
+def view_of(payload: Payload) -> dict[str, object]:
     """A payload's view as plain data: lines, each line's origin, the source they index, its tiers."""
     return {"lines": list(payload.lines), "origin": list(payload.origin),
             "source": list(payload.source), "tiers": list(payload.tiers),
@@ -32,8 +37,8 @@ class NullTrace:
 
     enabled = False
 
-    def stage(self, node: dict, decision: str, reason: str, before: object, after: object,
-              ms: float, port: str = "out") -> None:
+    def stage(self, node: PlanNode, decision: str, reason: str, before: Payload,
+              after: Payload | None, ms: float, port: str = "out") -> None:
         """Record one stage run (ignored)."""
 
     def finish(self, **final: object) -> None:
@@ -49,8 +54,9 @@ class StageLog(NullTrace):
     def __init__(self) -> None:
         self.applied: list[str] = []
 
-    def stage(self, node: dict, decision: str, reason: str, before: object, after: object,
-              ms: float, port: str = "out") -> None:
+    def stage(self, node: PlanNode, decision: str, reason: str,  # noqa: ARG002 - the Trace API
+              before: Payload, after: Payload | None, ms: float, port: str = "out",  # noqa: ARG002
+              ) -> None:
         """Note the stage key (with its port, when not ``out``) if it applied."""
         if decision == APPLIED:
             self.applied.append(node["stage"] if port == "out" else f"{node['stage']}.{port}")
@@ -70,8 +76,8 @@ class Trace(NullTrace):
         self.final: dict = {}
         self.adapt: dict = {}
 
-    def stage(self, node: dict, decision: str, reason: str, before, after, ms: float,
-              port: str = "out") -> None:
+    def stage(self, node: PlanNode, decision: str, reason: str, before: Payload,
+              after: Payload | None, ms: float, port: str = "out") -> None:
         """Record one stage run; ``before``/``after`` are payloads (``after`` None when unchanged)."""
         after = before if after is None else after
         tin, tout = before.text(), after.text()

@@ -12,7 +12,7 @@ import os
 import tempfile
 import time
 import zlib
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from hypothesis import given, seed
 from hypothesis import strategies as st
@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 from . import invariants as inv
 from . import profiles
 from . import strategies as gen
+
+if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Plan
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,7 +151,7 @@ def check_plans(plans, *, properties: list[str] | None = None, profile: str | No
     return outcomes
 
 
-def compile_files(paths: list[str], cwd: str | None = None) -> tuple[dict[str, dict], list[str]]:
+def compile_files(paths: list[str], cwd: str | None = None) -> tuple[dict[str, Plan], list[str]]:
     """Validate and compile graph files (bases found among the discovered graphs): plans and errors."""
     from thresher.dataflow.build import finder, load_all, load_classify
     from thresher.dataflow.compile import compile_graph, default_registry

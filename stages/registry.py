@@ -10,6 +10,7 @@ through an entry point group (``plugins.py``); a built-in key always wins.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from thresher.dataflow.contract import StageInfo
 
@@ -18,7 +19,7 @@ from thresher.stages.plugins import Stages
 _P = "thresher.stages.params:"
 
 
-def _entry(key: str, phase: str, module: str, params: str, summary: str, **kw: object) -> StageInfo:
+def _entry(key: str, phase: str, module: str, params: str, summary: str, **kw: Any) -> StageInfo:
     return StageInfo(key, phase, f"thresher.stages.{module}:run", _P + params, summary, **kw)
 
 

@@ -10,6 +10,7 @@ without them the model can only guess which params are worth showing.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from collections.abc import Mapping
 from typing import Any
 
 NOT_RUN = "not-run"
@@ -150,7 +151,7 @@ def _node(spec: dict, rec: dict | None, traced: bool, defaults: dict | None) -> 
                      tokens_out=rec.get("tokens_out"), ms=rec.get("ms"))
 
 
-def build_model(plan: dict, trace: dict | None = None,
+def build_model(plan: Mapping[str, Any], trace: dict | None = None,
                 defaults: dict[str, dict[str, Any]] | None = None) -> GraphModel:
     """The model of compiled ``plan``, overlaid with ``trace`` (``Trace.to_dict()``) when given.
 

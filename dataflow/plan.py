@@ -174,7 +174,11 @@ def _key(files: list[tuple[str, str]]) -> str:
     here = os.path.dirname(os.path.abspath(__file__))
     stages = os.path.join(os.path.dirname(here), "stages")   # the registry, params models, user stages
     mods = [os.path.join(here, "build.py"), os.path.join(here, "compile.py")]
-    mods += [os.path.join(stages, n) for n in ("registry.py", "params.py", "plugins.py")]
+    mods += [os.path.join(stages, n) for n in ("registry.py", "params.py", "plugins.py", "declare.py")]
+    # a stage may declare its own entry and params (stages/declare.py): every stage module counts
+    mods += sorted(e.path for family in os.scandir(stages) if family.is_dir() and family.name != "lib"
+                   and not family.name.startswith(("_", ".")) for e in os.scandir(family.path)
+                   if e.name.endswith(".py"))
     parts = [__version__, sys.version] + [f"{m}\0{file_stamp(m)}" for m in mods]
     parts += [f"{origin}\0{path}\0{file_stamp(path)}" for origin, path in files]
     return _digest("\0\0".join(parts).encode("utf-8", "surrogatepass"))

@@ -5,6 +5,10 @@ stage belongs to, which payload classes it accepts, its output ports, where its 
 model live (as ``"module:attr"`` strings, so the hot path imports only the stages a plan uses and
 never pydantic), and whether it may write declared summary lines. Users add stages of their own
 through an entry point group (``plugins.py``); a built-in key always wins.
+
+A new built-in stage need not be listed here: a stage module that declares itself
+(``STAGE = Stage(...)`` next to its ``run``, see ``declare.py``) is added to :data:`REGISTRY` by the
+same import (``grep -rn '^STAGE = Stage(' stages/`` lists those).
 """
 
 from __future__ import annotations
@@ -155,6 +159,25 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
     _entry("persist", "persist", "emit.persist", "PersistParams",
            "store the raw original in the archive before any marker naming its handle is shown"),
 )}
+
+
+def _declared() -> dict[str, StageInfo]:
+    """The entries of the stages that declare themselves in their own module (``declare.py``)."""
+    from .declare import declared
+    out: dict[str, StageInfo] = {}
+    for module, s in declared():
+        if s.key in REGISTRY or s.key in out:
+            other = REGISTRY[s.key].impl if s.key in REGISTRY else out[s.key].impl
+            raise ValueError(f"{module}: stage key {s.key!r} is already {other}'s: rename one")
+        kw: dict = {"ports": s.ports, "emits_summaries": s.emits_summaries, "max_input": s.max_input}
+        if s.accepts is not None:
+            kw["accepts"] = s.accepts
+        out[s.key] = StageInfo(s.key, s.phase, f"{module}:run", f"thresher.stages.declare:{module}",
+                               s.summary, **kw)
+    return out
+
+
+REGISTRY.update(_declared())
 
 
 def known_keys() -> list[str]:

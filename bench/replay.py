@@ -75,7 +75,7 @@ def tool_calls(items: list[dict]) -> tuple[list[dict], int]:
     A call is ``{id, tool, input, content, is_error, structured}`` (``structured`` is the entry's
     ``toolUseResult`` when the entry carries exactly this one result, else None).
     """
-    uses: dict[str, dict] = {}
+    uses: dict[object, dict] = {}  # by id as the transcript gives it (a string in practice)
     calls = []
     for entry in items:
         blocks = _blocks(entry)

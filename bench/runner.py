@@ -30,8 +30,7 @@ def arm_specs(arm_args: "list[str] | None", roles: "list[str] | None") -> list[t
             specs += [("thresher", r) for r in roles]
         else:
             specs.append((kind, arg))
-    seen: set = set()
-    return [s for s in specs if not (s in seen or seen.add(s))]
+    return list(dict.fromkeys(specs))
 
 
 def case_job(job: tuple) -> list[dict]:
@@ -115,7 +114,8 @@ def summarize(rows: list[dict], names: list[str]) -> list[dict]:
     out = []
     for name in names:
         mine = [r for r in rows if r["arm"] == name]
-        total, classes = _new_row("TOTAL"), {}
+        total = _new_row("TOTAL")
+        classes: dict[str, dict] = {}
         for r in mine:
             _add(total, r)
             _add(classes.setdefault(r["class"], _new_row(r["class"])), r)

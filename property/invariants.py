@@ -16,6 +16,7 @@ import copy
 import re
 import time
 from collections import Counter
+from typing import Any
 
 from thresher.dataflow.api import Result, compress
 from thresher.dataflow.errors import ArchiveError
@@ -42,7 +43,7 @@ OVERRUN_MS = 60
 _HERE = __name__
 
 
-def run_case(case: Case, plan: dict, archive, trace: bool = True, **kwargs: object) -> Result:
+def run_case(case: Case, plan: dict, archive, trace: bool = True, **kwargs: Any) -> Result:
     """Compress ``case`` with ``plan``, archiving into ``archive`` (the trace costs ~2x the run)."""
     return compress(case.raw, command=case.command, exit_code=case.exit_code, plan=plan,
                     archive=archive, trace=trace, **kwargs)

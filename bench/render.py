@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
-from thresher.cmd_gain import _fmt, _table as _text_table
+from .charts import CSS, bar_chart, html_table
+from .tables import cell, text_table
 
 ARM_COLS = [("arm", "arm"), ("cases", "cases"), ("tokens in", "tokens_in"),
             ("tokens out", "tokens_out"), ("saved %", "pct"), ("median %/case", "median_pct"),
@@ -46,7 +47,7 @@ def class_rows(report: dict) -> tuple[list[tuple[str, str]], list[dict]]:
 def _md_table(rows: list[dict], cols: list[tuple[str, str]]) -> list[str]:
     out = ["| " + " | ".join(h for h, _ in cols) + " |",
            "|" + "|".join("---" if i == 0 else "---:" for i in range(len(cols))) + "|"]
-    out += ["| " + " | ".join(_fmt(r[k]).replace("|", "\\|") for _, k in cols) + " |"
+    out += ["| " + " | ".join(cell(r[k]).replace("|", "\\|") for _, k in cols) + " |"
             for r in rows]
     return out
 
@@ -85,9 +86,9 @@ def render_text(report: dict, show_failing: int | None = 20) -> str:
     """The terminal report."""
     cols, rows = class_rows(report)
     lines = [headline(report)]
-    lines += _text_table("per arm (saved = tokens in - tokens out, signed; a grown output counts "
-                         "negative)", arm_rows(report), ARM_COLS)
-    lines += _text_table("per class", rows, cols)
+    lines += text_table("per arm (saved = tokens in - tokens out, signed; a grown output counts "
+                        "negative)", arm_rows(report), ARM_COLS)
+    lines += text_table("per class", rows, cols)
     lines += failing_lines(report, show_failing)
     return "\n".join(lines) + "\n"
 
@@ -148,7 +149,6 @@ def scatter(report: dict, width: int = 720, height: int = 360) -> str:
 
 def render_html(report: dict) -> str:
     """The whole page (offline: inline SVG and CSS only)."""
-    from thresher.gain_html import CSS, _table as _html_table, bar_chart
     cols, rows = class_rows(report)
     charts = [f'<div class="chart" id="scatter">{scatter(report)}</div>']
     for a in report["arms"]:
@@ -165,7 +165,7 @@ def render_html(report: dict) -> str:
             f"<h1>thresher bench</h1><p class=\"note\">{escape(headline(report))}</p>"
             f"<p class=\"note\">command: <code>{escape(report['command'] or 'thresher bench')}</code>"
             "; saved = tokens in − tokens out, signed (a grown output counts negative).</p>"
-            + "".join(charts) + _html_table("Per arm", arm_rows(report), ARM_COLS)
-            + _html_table("Per class", rows, cols)
+            + "".join(charts) + html_table("Per arm", arm_rows(report), ARM_COLS)
+            + html_table("Per class", rows, cols)
             + (f"<h2>Failing cases</h2><ul>{fails}</ul>" if fails else "")
             + "</body></html>\n")

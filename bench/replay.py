@@ -27,6 +27,7 @@ import statistics
 import time
 
 from .score import as_text, counter, to_bytes, tokenizer_note
+from .tables import text_table
 
 MEASURED = ("Bash", "Read", "Grep")
 _EXIT = re.compile(r"\A(?:Error: )?Exit code (\d+)\n?")
@@ -74,7 +75,7 @@ def tool_calls(items: list[dict]) -> tuple[list[dict], int]:
     A call is ``{id, tool, input, content, is_error, structured}`` (``structured`` is the entry's
     ``toolUseResult`` when the entry carries exactly this one result, else None).
     """
-    uses: dict[str, dict] = {}
+    uses: dict[object, dict] = {}  # by id as the transcript gives it (a string in practice)
     calls = []
     for entry in items:
         blocks = _blocks(entry)
@@ -294,7 +295,6 @@ COLS = [("", "key"), ("calls", "events"), ("tokens in", "tokens_in"), ("tokens o
 
 def render_text(report: dict, top: int = 25) -> str:
     """The terminal report."""
-    from thresher.cmd_gain import _table
     t = report["totals"]
     bad = sum(f["bad_lines"] for f in report["files"])
     errors = [f for f in report["files"] if f["error"]]
@@ -306,12 +306,12 @@ def render_text(report: dict, top: int = 25) -> str:
     if bad or errors:
         lines.append(f"  skipped: {bad} line(s) that were not JSON, {len(errors)} unreadable file(s)"
                      + (f" (first: {errors[0]['file']}: {errors[0]['error']})" if errors else ""))
-    lines += _table("per tool", report["by_tool"], COLS)
-    lines += _table(f"per command (top {top} by tokens saved)", report["by_command"][:top], COLS)
-    lines += _table("per class", report["by_class"], COLS)
+    lines += text_table("per tool", report["by_tool"], COLS)
+    lines += text_table(f"per command (top {top} by tokens saved)", report["by_command"][:top], COLS)
+    lines += text_table("per class", report["by_class"], COLS)
     if len(report.get("by_project", [])) > 1 or report.get("found_under"):
-        lines += _table("per project", report["by_project"], COLS)
+        lines += text_table("per project", report["by_project"], COLS)
     if report["other_tools"]:
-        lines += _table("other tool results (not seen by thresher)", report["other_tools"],
-                        [("tool", "key"), ("results", "results"), ("tokens", "tokens")])
+        lines += text_table("other tool results (not seen by thresher)", report["other_tools"],
+                            [("tool", "key"), ("results", "results"), ("tokens", "tokens")])
     return "\n".join(lines) + "\n"

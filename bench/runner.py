@@ -12,7 +12,7 @@ import statistics
 import sys
 import time
 
-from . import arms as A
+from .arms import apply as apply_arm, arm_name, parse_arm
 from .score import as_text, counter, payload, score, tokenizer_note
 
 DEFAULT_ARMS = ("raw", "headtail", "thresher")
@@ -25,13 +25,12 @@ def arm_specs(arm_args: "list[str] | None", roles: "list[str] | None") -> list[t
     plain ``thresher`` expanded to one arm per ``--role``; duplicates dropped, order kept."""
     specs: list[tuple[str, str]] = []
     for spec in arm_args or DEFAULT_ARMS:
-        kind, arg = A.parse_arm(spec)
+        kind, arg = parse_arm(spec)
         if kind == "thresher" and spec.strip() == "thresher" and roles:
             specs += [("thresher", r) for r in roles]
         else:
             specs.append((kind, arg))
-    seen: set = set()
-    return [s for s in specs if not (s in seen or seen.add(s))]
+    return list(dict.fromkeys(specs))
 
 
 def case_job(job: tuple) -> list[dict]:
@@ -44,12 +43,12 @@ def case_job(job: tuple) -> list[dict]:
     for kind, arg in specs:
         t0 = time.perf_counter()
         try:
-            out, err = A.apply(kind, arg, case)
+            out, err = apply_arm(kind, arg, case)
         except Exception as exc:  # noqa: BLE001 - an arm that crashes scores as raw, and says so
             out, err = raw, f"{type(exc).__name__}: {str(exc)[:200]}"
         ms = (time.perf_counter() - t0) * 1000
         row = score(case, out, count, raw=raw, ms=ms, tokens_in=t_in)
-        row["arm"], row["error"] = A.arm_name(kind, arg), err
+        row["arm"], row["error"] = arm_name(kind, arg), err
         rows.append(row)
     return rows
 
@@ -115,7 +114,8 @@ def summarize(rows: list[dict], names: list[str]) -> list[dict]:
     out = []
     for name in names:
         mine = [r for r in rows if r["arm"] == name]
-        total, classes = _new_row("TOTAL"), {}
+        total = _new_row("TOTAL")
+        classes: dict[str, dict] = {}
         for r in mine:
             _add(total, r)
             _add(classes.setdefault(r["class"], _new_row(r["class"])), r)
@@ -152,7 +152,7 @@ def run_bench(dirs: list[str], *, arms: "list[str] | None" = None, roles: "list[
         per_case.append({"id": case.get("id", "?"), "class": case.get("class") or "?",
                          "arms": {r["arm"]: {k: r[k] for k in CASE_FIELDS} for r in scored}})
         bar.step(case.get("id", ""))
-    names = [A.arm_name(k, a) for k, a in specs]
+    names = [arm_name(k, a) for k, a in specs]
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "command": command,
             "corpus": list(dirs), "tokenizer": name, "tokenizer_note": tokenizer_note(name, tokenizer),
             "case_count": len(cases), "seconds": round(time.perf_counter() - t0, 1),

@@ -50,11 +50,11 @@ def main() -> None:
         search_mod.INDEX_BYTES = cap  # the last row: the whole 10 MB indexed, no prefix bound
         raw = real_text(size) + (b"" if cap == 1 << 20 else b"whole\n")
         plain = raw + b"plain\n"
-        t_put = cpu(lambda: archive.put(handle_of(plain), plain, {"command": "find"}))
+        t_put = cpu(lambda plain=plain: archive.put(handle_of(plain), plain, {"command": "find"}))
         indexed = raw + b"indexed\n"
         h = handle_of(indexed)
 
-        def put_and_index():
+        def put_and_index(h=h, indexed=indexed):  # bound now: cpu() calls it in this iteration
             archive.put(h, indexed, {"command": "find"})
             search.sync([h])
         t_both = cpu(put_and_index)

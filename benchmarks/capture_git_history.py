@@ -30,7 +30,7 @@ def log_cases(repo: Repo) -> None:
 
 def blame_case(repo: Repo) -> None:
     """Blame of sessions.py after four refactors by three authors."""
-    def defs(o: str, e: str) -> list[str]:
+    def defs(o: str, _stderr: str) -> list[str]:
         return [s for s in o.splitlines() if " def request(" in s or " class Session(" in s]
     repo.case("git-blame-sessions", ["blame", "requests/sessions.py"], defs,
               "git blame of a ~800-line module edited in four commits")

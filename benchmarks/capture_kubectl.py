@@ -133,9 +133,9 @@ DISCOVERY = {
 def _events(ns: str, name: str) -> dict:
     items = [{"kind": "Event", "apiVersion": "v1", "metadata": {"name": f"{name}.{i}", "namespace": ns},
               "involvedObject": {"kind": "Pod", "name": name, "namespace": ns}, "type": t, "reason": r,
-              "message": m, "count": c, "firstTimestamp": _ts(timedelta(minutes=f)), "lastTimestamp": _ts(timedelta(minutes=l)),
+              "message": m, "count": c, "firstTimestamp": _ts(timedelta(minutes=first)), "lastTimestamp": _ts(timedelta(minutes=last)),
               "source": {"component": "kubelet", "host": "node-a"}}
-             for i, (t, r, m, c, f, l) in enumerate((
+             for i, (t, r, m, c, first, last) in enumerate((
                  ("Normal", "Scheduled", f"Successfully assigned {ns}/{name} to node-a", 1, 30, 30),
                  ("Normal", "Pulled", "Container image \"registry.example.test/api:1.4.2\" already present on machine", 8, 30, 2),
                  ("Normal", "Created", "Created container: app-0", 8, 30, 2),

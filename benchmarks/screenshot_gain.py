@@ -60,7 +60,7 @@ def fill_demo(home: str) -> int:
                     n += 1
         database().connect().execute("UPDATE events SET ts = ts - 86400 WHERE id <= ?", (n,))
     conn = database().connect()
-    for event_id, handle, t_in in conn.execute(
+    for _event_id, handle, t_in in conn.execute(
             "SELECT id, handle, tokens_in FROM events WHERE decision = 'compressed' "
             "ORDER BY id LIMIT 3").fetchall():
         savings.bounce(handle, t_in)  # the agent read the whole original after all

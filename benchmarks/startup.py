@@ -82,7 +82,7 @@ def main() -> int:
     ap.add_argument("--fresh", action="store_true", help="rebuild both venvs (reinstall this repository)")
     ap.add_argument("--check", action="store_true", help="exit 1 if a target fails")
     args = ap.parse_args()
-    th_python = ensure_venv(args.venv, ROOT, args.fresh)
+    ensure_venv(args.venv, ROOT, args.fresh)  # the arms run its bin/thresher
     clean_python = ensure_venv(args.clean_venv, None, args.fresh)
     with tempfile.TemporaryDirectory(prefix="thresher-startup-") as tmp:
         table = arms(args.venv, clean_python, tmp)

@@ -125,6 +125,11 @@ def run_shape(shape: str, mb: float, args, tmp: str, access_log: str) -> dict:
     return row
 
 
+def kept(row: dict, arm: str, key: str) -> str:
+    """``kept/of`` for one arm of a result row (error lines or line kinds kept)."""
+    return "{}/{}".format(*row[arm]["kept"][key])
+
+
 def report(rows: list[dict], args) -> list[str]:
     """Print the table and headroom's conditions; return the missed targets."""
     print(f"command: {' '.join(sys.argv)}\n{args.runs} alternating round(s) per shape, medians, "
@@ -144,12 +149,11 @@ def report(rows: list[dict], args) -> list[str]:
         if hr["ok"] and th["rss_mib"] >= hr["rss_mib"]:
             fails.append("thresher RSS not below headroom's")
         failed += [f"{r['shape']}: {f}" for f in fails]
-        k = lambda arm, key: "{}/{}".format(*r[arm]["kept"][key])  # noqa: E731
         print(f"| {r['shape']} | {th['wall']:.2f} | {hr['wall']:.2f} | {hr['wall'] / th['wall']:.1f}x "
               f"| {th['cpu']:.2f} | {hr['cpu']:.2f} | {hr['cpu'] / max(th['cpu'], 1e-3):.1f}x | {th['rss_mib']:.0f} "
               f"| {hr['rss_mib']:.0f} | {th['out_bytes'] / 1000:,.0f} / {hr['out_bytes'] / 1000:,.0f} "
-              f"| {k('thresher', 'errors')} / {k('headroom', 'errors')} "
-              f"| {k('thresher', 'kinds')} / {k('headroom', 'kinds')} | {'ok' if not fails else '; '.join(fails)} |")
+              f"| {kept(r, 'thresher', 'errors')} / {kept(r, 'headroom', 'errors')} "
+              f"| {kept(r, 'thresher', 'kinds')} / {kept(r, 'headroom', 'kinds')} | {'ok' if not fails else '; '.join(fails)} |")
     print("\nheadroom per shape (its own token counts, the action it logged for the tool message):")
     warnings: list[str] = []
     for r in rows:

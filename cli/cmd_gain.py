@@ -13,33 +13,12 @@ import argparse
 import sys
 import time
 
+from thresher.bench.tables import text_table as _table
+
 CSV_FIELDS = ("id", "ts", "command", "tool", "class", "graph", "role", "stream", "decision",
               "transforms", "exit_code", "scope", "handle", "bytes_in", "bytes_out", "tokens_in",
               "tokens_out", "exact_in", "exact_out", "tokenizer", "ms", "measure_only", "bounces",
               "bounce_tokens")
-
-
-def _table(title: str, rows: list[dict], cols: list[tuple[str, str]]) -> list[str]:
-    """A plain aligned table: ``cols`` are (header, key)."""
-    if not rows:
-        return []
-    cells = [[h for h, _ in cols]] + [[_fmt(r[k]) for _, k in cols] for r in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(cols))]
-    out = ["", title]
-    for n, row in enumerate(cells):
-        out.append("  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                                    for i, (c, w) in enumerate(zip(row, widths))))
-        if n == 0:
-            out.append("  " + "  ".join("-" * w for w in widths))
-    return out
-
-
-def _fmt(value) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{value:,.1f}"
-    return str(value)
 
 
 # Every header names its unit. Token columns add up across a row: in - out = saved and

@@ -12,6 +12,19 @@ A graph file ``<class>.<role>.yaml`` either defines a graph::
       - read -> guard
       - guard.verbatim -> persist
 
+or states only what is specific to it, on the shared skeleton (:data:`SKELETON`)::
+
+    budget: {max_lines: 150}
+    nodes:
+      guard: {stage: guard, params: {tiny_lines: 12}}   # a skeleton node, with params
+      distill: {stage: distill-pytest}
+    pipeline: [distill, collapse, trim]    # node ids (or stage keys) between score and ledger
+    edges:
+      - distill.done -> ledger             # only the wires the chain does not make
+
+(read → guard, guard.verbatim → persist, guard → score → *pipeline* → ledger → route → persist;
+a skeleton node or a pipeline entry not in ``nodes`` is ``{stage: <its id>}``),
+
 or, as a role file, extends a base graph and overrides budgets and node params::
 
     extends: pytest.default
@@ -73,6 +86,51 @@ class GraphSpec(BaseModel):
     edges: list[str] = Field(default_factory=list, description="'node.port -> node' wires")
     params: dict[str, dict[str, Any]] = Field(default_factory=dict,
                                               description="a role file: node id → params to override")
+    pipeline: list[str] = Field(default_factory=list, description="the shared skeleton: node ids "
+                                "(or stage keys) between score and ledger, in order; the skeleton "
+                                "adds read, guard, score, ledger, route, persist and their wires")
+
+
+SKELETON_HEAD = ("read", "guard", "score")
+SKELETON_TAIL = ("ledger", "route", "persist")
+SKELETON = SKELETON_HEAD + SKELETON_TAIL
+"""The nodes every graph written with ``pipeline:`` has (each ``{stage: <id>}`` unless ``nodes``
+gives it params), wired ``read -> guard``, ``guard.verbatim -> persist``, ``guard -> score``,
+``score -> <pipeline...> -> ledger``, ``ledger -> route``, ``route -> persist``."""
+
+
+def on_skeleton(spec: GraphSpec, file: str, lines: dict[tuple, int]) -> GraphSpec:
+    """``spec`` with ``pipeline:`` spelled out as the nodes and edges of the skeleton (unchanged
+    without one); raise :class:`GraphError` naming the line for a pipeline that cannot be."""
+    chain = spec.pipeline
+    if not chain:
+        return spec
+    line = lines.get(("pipeline",))
+    if spec.extends:
+        raise GraphError(file, "a role file (`extends:`) takes its nodes from its base graph",
+                         line=line, hint="drop `pipeline:`, or drop `extends:` to define a graph")
+    for i, nid in enumerate(chain):
+        if nid in SKELETON or chain.index(nid) != i:
+            why = "is a skeleton node" if nid in SKELETON else "appears twice"
+            raise GraphError(file, f"pipeline entry {nid!r} {why}", node=nid,
+                             line=lines.get(("pipeline", i), line),
+                             hint=f"the skeleton already has {', '.join(SKELETON)}; list only the "
+                                  "nodes between score and ledger, each once")
+    stray = [nid for nid in spec.nodes if nid not in SKELETON and nid not in chain]
+    wired = {end for e in spec.edges if "->" in e for end in parse_edge(e)[::2]}
+    for nid in stray:
+        if nid not in wired:
+            raise GraphError(file, f"node {nid!r} is neither in `pipeline:` nor wired by `edges:`",
+                             node=nid, line=lines.get(("nodes", nid), line),
+                             hint="add it to `pipeline:` (in order) or wire it with an edge")
+    nodes = {nid: spec.nodes.get(nid) or NodeSpec(stage=nid)
+             for nid in (*SKELETON_HEAD, *chain, *stray, *SKELETON_TAIL)}
+    steps = ["score", *chain, "ledger"]
+    edges = ["read -> guard", "guard.verbatim -> persist", "guard -> score"]
+    edges += [f"{a} -> {b}" for a, b in zip(steps, steps[1:])]
+    edges += ["ledger -> route", "route -> persist"]
+    edges += [e for e in spec.edges if e not in edges]
+    return spec.model_copy(update={"nodes": nodes, "edges": edges, "pipeline": []})
 
 
 class LoadedGraph:
@@ -146,7 +204,7 @@ def load_graph(file: str, text: str | None = None) -> LoadedGraph:
                 else "a node is {stage: <registry key>, params: {...}}")
         raise GraphError(file, f"{'.'.join(map(str, loc))}: {err['msg']}", node=node,
                          line=lines.get(loc) or lines.get(loc[:1]), hint=hint) from None
-    return LoadedGraph(file, spec, lines)
+    return LoadedGraph(file, on_skeleton(spec, file, lines), lines)
 
 
 def parse_edge(edge: str) -> tuple[str, str, str]:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from thresher.dataflow.errors import FilterError, GraphErrors
+from thresher.dataflow.errors import FilterError, GraphError, GraphErrors
 from thresher.dataflow.regex_safety import UnsafeRegex
 from thresher.dataflow.regex_safety import check as check_regex
 
@@ -26,6 +27,9 @@ NEVER = "never"
 
 class FilterErrors(GraphErrors):
     """Every problem found in one or more filter files."""
+
+    def __init__(self, errors: Sequence[FilterError]) -> None:
+        super().__init__(list(errors))
 
 
 def _yaml_lines(path: str, text: str) -> dict[tuple, int]:
@@ -59,7 +63,8 @@ def _toml_lines(text: str) -> dict[tuple, int]:
     """Key path → line for the ``[[filters]]`` / ``[[filters.tests]]`` shape of a filter file."""
     out: dict[tuple, int] = {}
     path: tuple = ()
-    i, counters = -1, {}
+    i = -1
+    counters: dict[str, int] = {}
     for n, line in enumerate(text.splitlines(), 1):
         m = _TOML_HEADER.match(line)
         if m:
@@ -143,7 +148,7 @@ def _pydantic_errors(path: str, doc: object, lines: dict, exc: ValidationError) 
 
 def regex_fields(f: FilterSpec) -> list[tuple[tuple, str, int]]:
     """``(loc, regex, flags)`` of every regex of ``f``."""
-    out = [(("match",), f.match, 0)]
+    out: list[tuple[tuple, str, int]] = [(("match",), f.match, 0)]
     out += [(("replace", i, "pattern"), r.pattern, 0) for i, r in enumerate(f.replace)]
     for i, rule in enumerate(f.short_circuit):
         out.append((("short_circuit", i, "when"), rule.when, re.M))
@@ -185,7 +190,8 @@ def _semantic_errors(path: str, i: int, f: FilterSpec, lines: dict) -> list[Filt
             if not ok:
                 err(("replace", j, "with"), f"replace.{j}.with: group reference "
                     f"{num or named!r} is not a group of {r.pattern!r}")
-    one_line = [(("description",), f.description), (("on_empty",), f.on_empty or "")]
+    one_line: list[tuple[tuple, str]] = [(("description",), f.description),
+                                         (("on_empty",), f.on_empty or "")]
     one_line += [(("short_circuit", j, "message"), s.message) for j, s in enumerate(f.short_circuit)]
     for loc, text in one_line:
         if "\n" in text.strip("\n"):
@@ -246,13 +252,15 @@ def plain(f: FilterSpec, origin: str, path: str) -> dict:
 
 
 def load_files(entries: list[tuple[str, str, bytes]]) -> tuple[list[tuple[str, str, FilterSpec]],
-                                                               list[FilterError]]:
+                                                               list[GraphError]]:
     """Validate every ``(origin, path, bytes)`` entry, in the given (search) order.
 
     A file with any error is left out whole, its errors kept; a filter whose name an earlier file
     already uses is rejected (the later file in search order is blamed).
     """
-    loaded, errors, owner = [], [], {}
+    loaded: list[tuple[str, str, FilterSpec]] = []
+    errors: list[GraphError] = []  # FilterErrors.errors: filter errors, typed as the base's list
+    owner: dict[str, str] = {}
     for origin, path, data in entries:
         try:
             specs = parse(path, data)

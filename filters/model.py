@@ -70,7 +70,8 @@ def model_at(loc: tuple) -> type[_Model]:
     parent = [p for p in loc[:-1] if isinstance(p, str)]
     if not parent:
         return FilterFile
-    nested = {"replace": Replace, "short_circuit": ShortCircuit, "tests": FilterTest}
+    nested: dict[str, type[_Model]] = {"replace": Replace, "short_circuit": ShortCircuit,
+                                       "tests": FilterTest}
     return nested.get(parent[-1], FilterSpec)
 
 

@@ -190,7 +190,7 @@ def check_error_lines_kept(case: Case, result: Result, plan: dict, allow_clipped
                                  f"{shown[line]}x in the output (exit code {case.exit_code})")
 
 
-def check_no_rejections(case: Case, result: Result) -> None:
+def check_no_rejections(case: Case, result: Result) -> None:  # noqa: ARG001 - every check takes (case, result)
     """No stage of the graph was rejected by the executor's per-stage invariant checks."""
     for rec in result.trace.records:
         if rec["decision"] == "rejected":
@@ -237,18 +237,18 @@ def check_structured_exact(case: Case, result: Result, plan: dict | None = None)
 
 # ---- INV-5: fault injection --------------------------------------------------------------------
 
-def fault_raise(payload, params, ctx):
+def fault_raise(payload, params, ctx):  # noqa: ARG001 - a stage: run(payload, params, ctx)
     """A stage that always raises."""
     raise RuntimeError("injected fault")
 
 
-def fault_sleep(payload, params, ctx):
+def fault_sleep(payload, params, ctx):  # noqa: ARG001 - a stage: run(payload, params, ctx)
     """A stage that runs past its hang guard, then returns a drastic change (which must be dropped)."""
     time.sleep(ctx.budget["stage_ms"] / 1000 * 5)
     return payload.select(range(min(1, len(payload.lines))))
 
 
-def fault_swallow(payload, params, ctx):
+def fault_swallow(payload, params, ctx):  # noqa: ARG001 - a stage: run(payload, params, ctx)
     """A stage that catches every exception (the timeout too) while it overruns its budget."""
     end = time.perf_counter() + ctx.budget["stage_ms"] / 1000 * 3
     while time.perf_counter() < end:
@@ -259,13 +259,13 @@ def fault_swallow(payload, params, ctx):
     return payload.select(range(min(1, len(payload.lines))))
 
 
-def fault_overrun(payload, params, ctx):
+def fault_overrun(payload, params, ctx):  # noqa: ARG001 - a stage: run(payload, params, ctx)
     """A stage that stays within its own budget but overruns the whole graph's, then declines."""
     time.sleep(ctx.budget["total_ms"] / 1000 + 0.02)
     return None
 
 
-def decline(payload, params, ctx):
+def decline(payload, params, ctx):  # noqa: ARG001 - a stage: run(payload, params, ctx)
     """A stage that always declines (what a failed stage must be equivalent to)."""
     return None
 

@@ -208,11 +208,11 @@ class Reading:
             return self.gap_problem(i, n, latest)
         if prev in self.ambiguous:
             return None  # the line before may be an input line after all: cannot tell
-        if prev < 0 or self.match[prev] is None:
+        lo = self.match[prev] if prev >= 0 else None
+        if lo is None:
             return "a summary line that does not follow a kept input line"
         if n < 1:
             return "a summary folding no lines"
-        lo = self.match[prev]
         nxt = next((j for j in range(i + 1, len(self.lines)) if self.match[j] is not None), None)
         hi = latest[nxt] if nxt is not None else len(self.source)
         stop = hi if hi is not None else len(self.source)
@@ -232,9 +232,10 @@ class Reading:
     def gap_problem(self, i: int, n: int, latest: list[int | None]) -> str | None:
         """Why the elision line at output line ``i`` claims more lines than lie between its
         neighbours (the nearest matched lines, at their widest placement), or None."""
-        lo = next((self.match[j] for j in range(i - 1, -1, -1) if self.match[j] is not None), -1)
+        lo = next((k for k in reversed(self.match[:i]) if k is not None), -1)
         nxt = next((j for j in range(i + 1, len(self.lines)) if self.match[j] is not None), None)
-        hi = latest[nxt] if nxt is not None and latest[nxt] is not None else len(self.source)
+        late = latest[nxt] if nxt is not None else None
+        hi = late if late is not None else len(self.source)
         if hi - lo - 1 < n:
             return (f"elides {n} lines but only {hi - lo - 1} input lines lie between its "
                     f"neighbours")

@@ -8,6 +8,7 @@ red build can be reproduced locally with ``THRESHER_HYPOTHESIS_PROFILE=ci``.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from hypothesis import HealthCheck, Verbosity, settings
 
@@ -51,7 +52,7 @@ def profile_name(name: str | None = None) -> str:
     return name
 
 
-def get(name: str | None = None, **overrides: object) -> settings:
+def get(name: str | None = None, **overrides: Any) -> settings:
     """The settings of profile ``name`` (see :func:`profile_name`) with ``overrides`` applied."""
     register()
     base = settings.get_profile(profile_name(name))

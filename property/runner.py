@@ -12,10 +12,12 @@ import os
 import tempfile
 import time
 import zlib
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar
 
 from hypothesis import given, seed
 from hypothesis import strategies as st
+
+from thresher.dataflow.api import Result
 
 from . import invariants as inv
 from . import profiles
@@ -25,28 +27,33 @@ if TYPE_CHECKING:
     from thresher.dataflow.shapes import Plan
 
 
+Example = TypeVar("Example")
+"""What a property draws: a :class:`~.strategies.Case`, or for INV-5 (case, node, fault)."""
+
+
 @dataclasses.dataclass(frozen=True)
-class Property:
-    """An invariant as a property: what to draw for a plan, and how to check one drawn example."""
+class Property(Generic[Example]):
+    """An invariant as a property: what to draw for a plan, and how to check one drawn example
+    (with the plan and the archive; whatever the check returns is ignored, it fails by raising)."""
 
     id: str
     title: str
-    draw: Callable[[dict], st.SearchStrategy]
-    check: Callable[[object, dict, object], None]
+    draw: Callable[[dict], st.SearchStrategy[Example]]
+    check: Callable[[Example, dict, object], object]
 
 
 def _flavour(plan: dict) -> str | None:
     return plan["class"] if plan["class"] in gen.CLASS_COMMANDS else None
 
 
-def _mixed(plan: dict) -> st.SearchStrategy:
+def _mixed(plan: dict) -> st.SearchStrategy[gen.Case]:
     c = _flavour(plan)
     # Structured cases mostly pass byte-exact, so they get a smaller share.
     return st.one_of(gen.cases(c), gen.failing_cases(c), gen.cases(c), gen.failing_cases(c),
                      gen.structured_cases(c))
 
 
-def _run(case, plan: dict, archive, trace: bool = False):
+def _run(case: gen.Case, plan: dict, archive, trace: bool = False) -> Result:
     # Only the checks that read the trace pay for it (it doubles the cost of a run).
     return inv.run_case(case, plan, archive, trace=trace)
 
@@ -55,7 +62,7 @@ def _run(case, plan: dict, archive, trace: bool = False):
 # test suite also runs every fault on every node of one graph (tests/test_properties.py).
 _FAULT_MIX = ("raise",) * 8 + ("timeout", "overrun")
 
-PROPERTIES: dict[str, Property] = {p.id: p for p in (
+PROPERTIES: dict[str, Property[Any]] = {p.id: p for p in (
     Property("INV-1", "deterministic", _mixed,
              lambda c, p, a: inv.check_deterministic(c, _run(c, p, a), p, a)),
     Property("INV-2", "never worse", _mixed, lambda c, p, a: inv.check_never_worse(c, _run(c, p, a))),
@@ -111,7 +118,8 @@ def check_plan(plan: dict, prop_id: str, archive, *, label: str | None = None,
             seen["fail"] = (args, exc)
             raise
 
-    overrides = dict(database=None, report_multiple_bugs=False, verbosity=profiles.QUIET)
+    overrides: dict[str, object] = dict(database=None, report_multiple_bugs=False,
+                                        verbosity=profiles.QUIET)
     if examples:
         overrides["max_examples"] = examples
     chosen = profiles.get(profile, **overrides)
@@ -121,7 +129,7 @@ def check_plan(plan: dict, prop_id: str, archive, *, label: str | None = None,
     t0 = time.perf_counter()
     try:
         test()
-    except Exception as exc:  # the minimal failing example was replayed last
+    except Exception as exc:  # noqa: BLE001 - any failure is the outcome; the minimal failing example was replayed last
         args, err = seen["fail"] or (None, exc)
         message = str(err) or type(err).__name__
         if not isinstance(err, AssertionError):
@@ -160,7 +168,9 @@ def compile_files(paths: list[str], cwd: str | None = None) -> tuple[dict[str, P
     from thresher.dataflow.spec import load_graph
     targets = {os.path.realpath(p) for p in paths}
     by_id, _ = load_all([f for f in discover(cwd) if os.path.realpath(f[1]) not in targets])
-    registry, plans, errors = default_registry(), {}, []
+    registry = default_registry()
+    plans: dict[str, Plan] = {}
+    errors: list[str] = []
     for path in paths:
         if os.path.basename(path) in (CLASSIFY_FILE, "classify.yml"):
             errors.extend(e.render() for e in load_classify([("project", path)])[1])

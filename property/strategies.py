@@ -150,8 +150,9 @@ def tool_outputs(draw: st.DrawFn, pclass: str | None = None,
     ends = [b"\r\n" if ending == "crlf" or (ending == "mixed" and i in crlf) else b"\n"
             for i in range(len(lines))]
     raw = b"".join(line + end for line, end in zip(lines, ends))
-    if lines and draw(st.booleans()):
-        raw = raw[:-len(ends[-1])]   # no final newline
+    if lines:  # (apart: in `lines and draw(...)` mypy would read draw's type from `lines`)
+        if draw(st.booleans()):
+            raw = raw[:-len(ends[-1])]   # no final newline
     return raw
 
 

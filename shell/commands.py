@@ -23,12 +23,32 @@ a word without a dash matches a positional word exactly (``bootRun``).
 
 from __future__ import annotations
 
-ANY: dict = {}
+TYPE_CHECKING = False  # not typing's: this module is on the hook's path, which never imports typing
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    class Entry(TypedDict, total=False):
+        """One entry of :data:`TABLE` (the keys above)."""
+
+        sub: dict[str, Entry]
+        gopts: tuple[str, tuple[str, ...]]
+        never: dict[str, str]
+        need: tuple[str, ...]
+        need_why: str
+        structured: tuple[str, ...]
+        no: str
+        bare: bool | str
+        script: bool
+        self_script: bool
+        module: dict[str, Entry]
+        vletters: str
+
+ANY: Entry = {}
 FOLLOW = {"-f": "follows output until stopped", "--follow": "follows output until stopped"}
 WATCH_W = {"-w": "watch mode never exits"}
-DEV = {"no": "starts a dev server that runs until stopped"}
-SCRIPT = {"script": True}
-SELF_SCRIPT = {"self_script": True}
+DEV: Entry = {"no": "starts a dev server that runs until stopped"}
+SCRIPT: Entry = {"script": True}
+SELF_SCRIPT: Entry = {"self_script": True}
 DEV_NAMES = frozenset({"dev", "start", "serve", "server", "watch", "preview", "storybook",
                        "develop", "bootrun"})
 
@@ -66,7 +86,7 @@ WATCH = ("--watch", "--watchAll", "--watch-only", "--watchAll=true")
 
 GIT_SUBS = ("status diff log show branch blame grep push pull fetch clone shortlog reflog ls-files "
             "merge cherry-pick range-diff whatchanged describe").split()
-GIT = {"gopts": ("Cc", ("--git-dir", "--work-tree", "--namespace", "--config-env")),
+GIT: Entry = {"gopts": ("Cc", ("--git-dir", "--work-tree", "--namespace", "--config-env")),
        "structured": ("-z", "--pretty=format:", "--pretty=tformat:"),
        "sub": {**{s: ANY for s in GIT_SUBS},
                "rebase": {"never": {"-i": "opens an editor", "--interactive": "opens an editor"}},
@@ -74,27 +94,27 @@ GIT = {"gopts": ("Cc", ("--git-dir", "--work-tree", "--namespace", "--config-env
                "remote": {"sub": {"show": ANY}},
                "submodule": {"sub": {"status": ANY, "update": ANY}}}}
 
-PIP = {"sub": {s: ANY for s in "install uninstall list freeze show check download wheel inspect"
+PIP: Entry = {"sub": {s: ANY for s in "install uninstall list freeze show check download wheel inspect"
                                 .split()}}
-PY_MODULES = {"pytest": {"never": {"--pdb": "opens a debugger", "--trace": "opens a debugger"}},
+PY_MODULES: dict[str, Entry] = {"pytest": {"never": {"--pdb": "opens a debugger", "--trace": "opens a debugger"}},
               "unittest": ANY, "pip": PIP, "mypy": ANY, "tox": ANY, "nox": ANY, "ruff": ANY,
               "black": ANY, "pylint": ANY, "flake8": ANY, "build": ANY, "coverage": ANY,
               "pyright": ANY, "isort": ANY, "compileall": ANY}
 
-NODE_PM = {"gopts": ("CFw", ("--prefix", "--dir", "--filter", "--workspace", "--cwd")),
+NODE_PM: Entry = {"gopts": ("CFw", ("--prefix", "--dir", "--filter", "--workspace", "--cwd")),
            "sub": {**{s: ANY for s in "install i ci add remove uninstall test t ls list "
                                      "audit outdated why pack view info show".split()},
                    "run": SCRIPT, "run-script": SCRIPT, "start": DEV, "dev": DEV, "serve": DEV}}
-PNPM = {**NODE_PM, "sub": {**NODE_PM["sub"], "*": SELF_SCRIPT}, "bare": True}
-NPM = {**NODE_PM, "sub": {**NODE_PM["sub"], "build": ANY}}
+PNPM: Entry = {**NODE_PM, "sub": {**NODE_PM["sub"], "*": SELF_SCRIPT}, "bare": True}
+NPM: Entry = {**NODE_PM, "sub": {**NODE_PM["sub"], "build": ANY}}
 
-COMPOSE = {"gopts": ("fp", ("--file", "--project-name", "--profile", "--env-file", "--ansi",
+COMPOSE: Entry = {"gopts": ("fp", ("--file", "--project-name", "--profile", "--env-file", "--ansi",
                             "--project-directory", "--progress", "--parallel")),
            "sub": {**{s: ANY for s in "build ps pull push down images config top ls".split()},
                    "logs": {"never": FOLLOW, "vletters": "n"},
                    "up": {"need": ("-d", "--detach", "--wait"),
                           "need_why": "runs in the foreground until stopped"}}}
-DOCKER = {"gopts": ("Hcl", ("--host", "--context", "--config", "--log-level")),
+DOCKER: Entry = {"gopts": ("Hcl", ("--host", "--context", "--config", "--log-level")),
           "sub": {**{s: ANY for s in "ps images build pull push history".split()},
                   "logs": {"never": FOLLOW, "vletters": "n"}, "compose": COMPOSE,
                   "stats": {"need": ("--no-stream",), "need_why": "streams until stopped"},
@@ -105,24 +125,24 @@ DOCKER = {"gopts": ("Hcl", ("--host", "--context", "--config", "--log-level")),
                   "network": {"sub": {"ls": ANY}}, "volume": {"sub": {"ls": ANY}}}}
 
 KUBE_WATCH = {"-w": "watches until stopped", "--watch": "watches until stopped"}
-KUBE = {"gopts": ("ns", ("--namespace", "--context", "--kubeconfig", "--cluster", "--user",
+KUBE: Entry = {"gopts": ("ns", ("--namespace", "--context", "--kubeconfig", "--cluster", "--user",
                          "--server", "--token")),
         "sub": {"get": {"never": KUBE_WATCH, "vletters": "olnLcf"}, "describe": ANY,
                 "logs": {"never": FOLLOW, "vletters": "lnc"}, "top": ANY,
                 "events": {"never": KUBE_WATCH, "vletters": "olnLcf"}, "api-resources": ANY, "apply": ANY,
                 "diff": ANY, "rollout": {"sub": {"status": ANY, "history": ANY}}}}
 
-TERRAFORM = {"sub": {**{s: ANY for s in "init plan apply destroy validate show providers".split()},
+TERRAFORM: Entry = {"sub": {**{s: ANY for s in "init plan apply destroy validate show providers".split()},
                      "state": {"sub": {"list": ANY, "show": ANY}}}}
 
-JVM = {"never": {"--continuous": "rebuilds until stopped", "-t": "rebuilds until stopped",
+JVM: Entry = {"never": {"--continuous": "rebuilds until stopped", "-t": "rebuilds until stopped",
                  "bootRun": "starts a server", "spring-boot:run": "starts a server",
                  "run": "starts the application"}, "vletters": "xpDPIfbslT"}
 
-QUIET = {"never": {"-q": "prints nothing", "--quiet": "prints nothing",
+QUIET: Entry = {"never": {"-q": "prints nothing", "--quiet": "prints nothing",
                    "--silent": "prints nothing"}, "vletters": "efmABCgtjTM"}
 
-TABLE: dict[str, dict] = {
+TABLE: dict[str, Entry] = {
     "git": GIT,
     "pytest": PY_MODULES["pytest"], "tox": ANY, "nox": ANY,
     "python": {"module": PY_MODULES, "bare": "interactive"},

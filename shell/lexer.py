@@ -42,6 +42,7 @@ class Token:
     """
 
     __slots__ = ("kind", "text", "start", "end", "value", "subst", "expands", "assign", "fd")
+    fd: int | None
 
     def __init__(self, kind: str, text: str, start: int, end: int) -> None:
         self.kind, self.text, self.start, self.end = kind, text, start, end

@@ -12,6 +12,10 @@ from .commands import (ALIASES, BUILTINS, DEV_NAMES, DOCUMENT_VALUE_FLAGS, DOCUM
                        WATCH)
 from .prefixes import skip_options
 
+TYPE_CHECKING = False  # as in commands: no typing on the hook's path
+if TYPE_CHECKING:
+    from .commands import Entry
+
 
 def command_name(word: str) -> str:
     """The table key of a command word: basename, version suffix dropped, aliases resolved."""
@@ -45,7 +49,7 @@ def decide(argv: list[str]) -> tuple[bool, str]:
     return _entry(entry, name, args)
 
 
-def _entry(entry: dict, label: str, args: list[str]) -> tuple[bool, str]:
+def _entry(entry: Entry, label: str, args: list[str]) -> tuple[bool, str]:
     """Apply one table entry (and, through ``sub``, its children) to ``args``."""
     if "no" in entry:
         return False, f"{label}: {entry['no']}"
@@ -70,7 +74,7 @@ def _entry(entry: dict, label: str, args: list[str]) -> tuple[bool, str]:
     return True, f"{label}: in the table"
 
 
-def _sub(entry: dict, label: str, args: list[str]) -> tuple[bool, str]:
+def _sub(entry: Entry, label: str, args: list[str]) -> tuple[bool, str]:
     """Find the subcommand (after global options and ``+toolchain`` words) and recurse."""
     i = skip_options(args, 0, *entry.get("gopts", ("", ())))
     while i < len(args) and args[i].startswith("+"):  # cargo +nightly build
@@ -90,7 +94,7 @@ def _sub(entry: dict, label: str, args: list[str]) -> tuple[bool, str]:
     return _entry(child, f"{label} {sub}", args[i + 1:])
 
 
-def _python(entry: dict, args: list[str]) -> tuple[bool, str]:
+def _python(entry: Entry, args: list[str]) -> tuple[bool, str]:
     """``python [opts] -m MODULE ...`` is looked up by module; scripts and ``-c`` are unknown."""
     i = 0
     while i < len(args):

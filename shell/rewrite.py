@@ -51,7 +51,7 @@ def rewrite(line: str, user: list[list[str]] | None = None) -> str | None:
     """The rewritten line, or ``None`` when nothing is wrapped (never raises on any input)."""
     try:
         return apply(line, analyze(line, user))
-    except Exception:  # a bug here must never block or alter the agent's command
+    except Exception:  # noqa: BLE001 - a bug here must never block or alter the agent's command
         return None
 
 

@@ -5,6 +5,10 @@ stage belongs to, which payload classes it accepts, its output ports, where its 
 model live (as ``"module:attr"`` strings, so the hot path imports only the stages a plan uses and
 never pydantic), and whether it may write declared summary lines. Users add stages of their own
 through an entry point group (``plugins.py``); a built-in key always wins.
+
+A new built-in stage need not be listed here: a stage module that declares itself
+(``STAGE = Stage(...)`` next to its ``run``, see ``declare.py``) is added to :data:`REGISTRY` by the
+same import (``grep -rn '^STAGE = Stage(' stages/`` lists those).
 """
 
 from __future__ import annotations
@@ -160,6 +164,25 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
 )}
 
 
+def _declared() -> dict[str, StageInfo]:
+    """The entries of the stages that declare themselves in their own module (``declare.py``)."""
+    from .declare import declared
+    out: dict[str, StageInfo] = {}
+    for module, s in declared():
+        if s.key in REGISTRY or s.key in out:
+            other = REGISTRY[s.key].impl if s.key in REGISTRY else out[s.key].impl
+            raise ValueError(f"{module}: stage key {s.key!r} is already {other}'s: rename one")
+        kw: dict = {"ports": s.ports, "emits_summaries": s.emits_summaries, "max_input": s.max_input}
+        if s.accepts is not None:
+            kw["accepts"] = s.accepts
+        out[s.key] = StageInfo(s.key, s.phase, f"{module}:run", f"thresher.stages.declare:{module}",
+                               s.summary, **kw)
+    return out
+
+
+REGISTRY.update(_declared())
+
+
 def known_keys() -> list[str]:
     """The registry keys, sorted (used in error messages that list the alternatives)."""
     return sorted(REGISTRY)
@@ -167,9 +190,13 @@ def known_keys() -> list[str]:
 
 def code_files() -> list[str]:
     """The sources a compiled plan depends on besides the graph files: this registry, the params
-    models and the user-stage loader (an edit to one of them rebuilds the cached plans)."""
+    models, the user-stage loader, the declarations' reader, and every stage module (a stage may
+    declare its own entry and params, ``declare.py``): an edit to one rebuilds the cached plans."""
     here = os.path.dirname(os.path.abspath(__file__))
-    return [os.path.join(here, name) for name in ("registry.py", "params.py", "plugins.py")]
+    files = [os.path.join(here, n) for n in ("registry.py", "params.py", "plugins.py", "declare.py")]
+    return files + sorted(e.path for family in os.scandir(here) if family.is_dir() and family.name != "lib"
+                          and not family.name.startswith(("_", ".")) for e in os.scandir(family.path)
+                          if e.name.endswith(".py"))
 
 
 def stages() -> Stages:

@@ -25,6 +25,30 @@ def isolated_home(tmp_path_factory, monkeypatch):
     return base
 
 
+# The hook tests' fixtures (helpers in hook_util.py): here, so a test names them without importing
+# them (an imported fixture is an unused import that its parameter then shadows).
+
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory):
+    """One plan cache for a whole run: compiling the graphs once, not per test."""
+    return str(tmp_path_factory.mktemp("hook-plan-cache"))
+
+
+@pytest.fixture
+def session_env(tmp_path, monkeypatch, shared_cache):
+    """An empty HOME, a project (a git repository) as cwd, and the environ the hook sees."""
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    (home / ".claude").mkdir(parents=True)
+    (proj / ".git").mkdir(parents=True)
+    monkeypatch.setenv("THRESHER_CACHE_HOME", shared_cache)
+    monkeypatch.setenv("HOME", str(home))
+    for var in ("CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "THRESHER_DISABLE", "THRESHER_RAW",
+                "THRESHER_MEASURE_ONLY"):
+        monkeypatch.delenv(var, raising=False)
+    environ = {k: v for k, v in os.environ.items()}
+    return {"home": home, "proj": proj, "environ": environ}
+
+
 def load_cases(folder: str) -> list[dict]:
     """Every JSON case in ``folder`` (corpus schema), sorted by id; empty when absent."""
     return sorted(iter_cases([folder]), key=lambda c: c["id"])

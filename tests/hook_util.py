@@ -1,13 +1,12 @@
 """Helpers for the hook tests: the recorded payloads (tests/hook_payloads), filled in and answered
-in-process by ``claude_hook.handle`` exactly as the subprocess would (same function, same bytes)."""
+in-process by ``claude_hook.handle`` exactly as the subprocess would (same function, same bytes).
+Their fixtures, ``shared_cache`` and ``session_env``, are in conftest.py."""
 
 from __future__ import annotations
 
 import copy
 import json
 import os
-
-import pytest
 
 PAYLOADS = os.path.join(os.path.dirname(__file__), "hook_payloads")
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
@@ -48,27 +47,6 @@ def updated_input(data: dict, environ: dict) -> str | None:
     """The rewritten command of a PreToolUse answer, or ``None``."""
     got = answer(data, environ)
     return got["hookSpecificOutput"].get("updatedInput", {}).get("command") if got else None
-
-
-@pytest.fixture(scope="session")
-def shared_cache(tmp_path_factory):
-    """One plan cache for a whole run: compiling the graphs once, not per test."""
-    return str(tmp_path_factory.mktemp("hook-plan-cache"))
-
-
-@pytest.fixture
-def session_env(tmp_path, monkeypatch, shared_cache):
-    """An empty HOME, a project (a git repository) as cwd, and the environ the hook sees."""
-    home, proj = tmp_path / "home", tmp_path / "proj"
-    (home / ".claude").mkdir(parents=True)
-    (proj / ".git").mkdir(parents=True)
-    monkeypatch.setenv("THRESHER_CACHE_HOME", shared_cache)
-    monkeypatch.setenv("HOME", str(home))
-    for var in ("CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "THRESHER_DISABLE", "THRESHER_RAW",
-                "THRESHER_MEASURE_ONLY"):
-        monkeypatch.delenv(var, raising=False)
-    environ = {k: v for k, v in os.environ.items()}
-    return {"home": home, "proj": proj, "environ": environ}
 
 
 def settings(folder, **top) -> None:

@@ -93,7 +93,7 @@ def test_the_harness_is_a_base_dependency():
     tomllib = pytest.importorskip("tomllib")
     root = os.path.join(os.path.dirname(__file__), "..")
     with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
-        deps = {re.split(r"[<>=\[ ;]", d, 1)[0] for d in tomllib.load(fh)["project"]["dependencies"]}
+        deps = {re.split(r"[<>=\[ ;]", d, maxsplit=1)[0] for d in tomllib.load(fh)["project"]["dependencies"]}
     assert "hypothesis" in deps
     res = _check("--help")
     assert res.returncode == 0 and "needs hypothesis" not in res.stderr

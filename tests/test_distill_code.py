@@ -17,7 +17,7 @@ from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.stages.lib import code_langs
-from thresher.stages.lib import outline
+from thresher.stages.lib import outline as outline_lib
 from thresher.stages.documents import code_outline
 from thresher.dataflow.markers import elided
 
@@ -182,10 +182,10 @@ def test_property_outline_contains_every_top_level_definition_name(path, level):
              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     lang = code_langs.load("python")
     lines = text.split("\n")
-    tree = outline.parse(lang, text)
+    tree = outline_lib.parse(lang, text)
     if tree is None:
         return
-    shown = outline.outline(lang, tree, lines, level).shown
+    shown = outline_lib.outline(lang, tree, lines, level).shown
     kept = "\n".join(line for line, s in zip(lines, shown) if s)
     for name in names:
         assert re.search(rf"\b(?:def|class) {re.escape(name)}\b", kept), (path, name)
@@ -200,11 +200,11 @@ GO_FILES = sorted(glob.glob("/usr/lib/go-*/src/net/http/*.go"))[:60]
 def test_property_go_outline_names_every_top_level_func(path):
     text = open(path, encoding="utf-8").read()
     lang = code_langs.load("go")
-    tree = outline.parse(lang, text)
+    tree = outline_lib.parse(lang, text)
     if tree is None:
         return
     lines = text.split("\n")
-    shown = outline.outline(lang, tree, lines, 0).shown
+    shown = outline_lib.outline(lang, tree, lines, 0).shown
     kept = "\n".join(line for line, s in zip(lines, shown) if s)
     for m in re.finditer(r"(?m)^func (?:\([^)]*\) )?(\w+)", text):
         assert m.group(0) in kept, (path, m.group(1))

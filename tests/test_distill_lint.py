@@ -135,7 +135,7 @@ def test_group_lines_count_exactly_the_rows_they_stand_for(cid):
     p = _distill(case["stdout"])
     src = case["stdout"].splitlines()
     groups = 0
-    for k, (line, o) in enumerate(zip(p.lines, p.origin)):
+    for k, (line, _origin) in enumerate(zip(p.lines, p.origin)):
         m = GROUP_RE.match(line)
         if not m:
             continue

@@ -29,6 +29,52 @@ def test_every_shipped_graph_compiles_and_no_errors():
             "git-status.default", "log.default"} <= set(plans.plans)
 
 
+def test_a_pipeline_graph_is_the_skeleton_spelled_out(tmp_path):
+    """`pipeline:` adds read, guard, score, ledger, route, persist and their wires: the plan is the one
+    of the same graph written out in full, side wires and skeleton params included."""
+    short = _write(tmp_path / "a", "mine.default.yaml", """\
+        budget: {max_lines: 40}
+        nodes:
+          guard: {stage: guard, params: {tiny_lines: 3}}
+          d: {stage: distill-search}
+        pipeline: [d, trim]
+        edges: [d.done -> ledger]
+        """)
+    full = _write(tmp_path / "b", "mine.default.yaml", """\
+        budget: {max_lines: 40}
+        nodes:
+          read: {stage: read}
+          guard: {stage: guard, params: {tiny_lines: 3}}
+          score: {stage: score}
+          d: {stage: distill-search}
+          trim: {stage: trim}
+          ledger: {stage: ledger}
+          route: {stage: route}
+          persist: {stage: persist}
+        edges: [read -> guard, guard.verbatim -> persist, guard -> score, score -> d, d.done -> ledger,
+                d -> trim, trim -> ledger, ledger -> route, route -> persist]
+        """)
+    a, b = _compile(short), _compile(full)
+    assert {k: v for k, v in a.items() if k != "files"} == {k: v for k, v in b.items() if k != "files"}
+    assert list(a["nodes"]) == ["read", "guard", "score", "d", "trim", "ledger", "route", "persist"]
+    assert a["nodes"]["d"]["ports"] == {"out": "trim", "done": "ledger"}
+    assert a["nodes"]["guard"]["params"]["tiny_lines"] == 3
+
+
+def test_every_shipped_base_graph_uses_the_skeleton():
+    """A shipped graph states only what is specific to it (the chain, params, side wires)."""
+    import glob
+    import yaml
+    root = os.path.join(os.path.dirname(__file__), "..", "graphs")
+    for path in glob.glob(os.path.join(root, "*.yaml")):
+        doc = yaml.safe_load(open(path, encoding="utf-8"))
+        if path.endswith("classify.yaml") or "extends" in doc:
+            continue
+        assert doc.get("pipeline"), f"{path}: no `pipeline:`"
+        for nid, node in (doc.get("nodes") or {}).items():
+            assert node != {"stage": nid}, f"{path}: node {nid!r} repeats the skeleton's default"
+
+
 def test_role_file_overrides_budget_and_params_of_its_base():
     plans = load_plans(use_cache=False).plans
     base, ci = plans["generic.default"], plans["generic.ci"]
@@ -114,6 +160,15 @@ BAD = {
                     "node 't': unreachable from the entry node 'read'", "add an edge into 't'"),
     "unknown node in edge": ("nodes: {read: {stage: read}}\nedges: ['read -> nowhere']\n",
                              "unknown node 'nowhere'", "nodes: read"),
+    "skeleton node in pipeline": ("pipeline: [trim, ledger]\n", "pipeline entry 'ledger' is a skeleton node",
+                                  "list only the nodes between score and ledger"),
+    "pipeline entry twice": ("pipeline: [collapse, trim, collapse]\n", "'collapse' appears twice", None),
+    "pipeline in a role file": ("extends: generic.default\npipeline: [trim]\n",
+                                "takes its nodes from its base graph", "drop `pipeline:`"),
+    "node off the pipeline": ("nodes: {t2: {stage: trim}}\npipeline: [trim]\n",
+                              "node 't2' is neither in `pipeline:` nor wired", "add it to `pipeline:`"),
+    "unknown stage in pipeline": ("pipeline: [distill-nothing, trim]\n", "unknown stage 'distill-nothing'",
+                                  "known stages: "),
 }
 
 

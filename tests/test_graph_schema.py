@@ -69,16 +69,16 @@ def _set(path: tuple, value):
     return mutate
 
 
-BAD = {
-    "unknown stage": _set(("nodes", "trim", "stage"), "trmi"),
-    "unknown param": _set(("nodes", "trim", "params"), {"head_shar": 0.5}),
-    "param of the wrong type": _set(("nodes", "trim", "params"), {"head_share": "most"}),
-    "param out of range": _set(("nodes", "trim", "params"), {"head_share": 2}),
-    "unknown node key": _set(("nodes", "trim", "parms"), {}),
+BAD = {  # the pytest graph states trim on the skeleton (pipeline:): each mistake spells trim out
+    "unknown stage": _set(("nodes", "trim"), {"stage": "trmi"}),
+    "unknown param": _set(("nodes", "trim"), {"stage": "trim", "params": {"head_shar": 0.5}}),
+    "param of the wrong type": _set(("nodes", "trim"), {"stage": "trim", "params": {"head_share": "most"}}),
+    "param out of range": _set(("nodes", "trim"), {"stage": "trim", "params": {"head_share": 2}}),
+    "unknown node key": _set(("nodes", "trim"), {"stage": "trim", "parms": {}}),
     "unknown top-level key": _set(("nodez",), {}),
     "unknown budget key": _set(("budget", "max_line"), 5),
     "budget below its minimum": _set(("budget", "max_lines"), 0),
-    "edge without an arrow": _set(("edges", 0), "read guard"),
+    "edge without an arrow": _set(("edges",), ["read guard"]),
 }
 
 

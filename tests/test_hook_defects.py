@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from .hook_util import answer, payload, session_env, settings, shared_cache, updated_input  # noqa: F401
+from .hook_util import answer, payload, settings, updated_input
 
 AGENT_ENV = ["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "LC_ALL=C"]
 

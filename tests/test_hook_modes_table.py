@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from .hook_util import (MODES, answer, fixture_stdout, payload, session_env,  # noqa: F401
-                        settings, shared_cache, updated_input)
+from .hook_util import MODES, answer, fixture_stdout, payload, settings, updated_input
 
 RULE_SETS = {  # name: (permissions, lines the rule is about, decision for `thresher run -- line`)
     "bash deny": ({"deny": ["Bash(git push:*)", "Bash(pytest:*)"]},

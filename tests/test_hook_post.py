@@ -14,8 +14,7 @@ import sys
 
 import pytest
 
-from .hook_util import (answer, fixture_stdout, payload, session_env, settings,  # noqa: F401
-                        shared_cache)
+from .hook_util import answer, fixture_stdout, payload
 
 README = os.path.join(os.path.dirname(__file__), "..", "README.md")
 # Where each README row's real output comes from: a captured fixture, or (grep) a live run.

@@ -11,7 +11,7 @@ import sqlite3
 import subprocess
 import sys
 
-from .hook_util import answer, payload, session_env, shared_cache  # noqa: F401 - fixtures
+from .hook_util import answer, payload
 
 from thresher.integrations import rollout
 

@@ -217,10 +217,10 @@ def test_shipped_regex_scales_linearly(name, rx, flags):
 def test_collection_finds_the_regexes_the_issue_named():
     """The collector is not vacuous: the offenders issue 18 named are among the checked regexes."""
     names = {s[0] for s in module_patterns()}
-    for want in ("stages.anomaly.NUM_RE", "stages.distill_prose._SENTENCE",
-                 "stages.diagnostics.RUST_SNIPPET_RE", "stages.diagnostics.GUTTER_RE",
-                 "stages.distill_pytest.PASSED_ROW_RE", "stages.distill_pip._QUOTED",
-                 "stages.distill_env._SECRET_VALUE"):
+    for want in ("stages.lib.anomaly.NUM_RE", "stages.documents.prose._SENTENCE",
+                 "stages.lib.diagnostics.RUST_SNIPPET_RE", "stages.lib.diagnostics.GUTTER_RE",
+                 "stages.runners.distill_pytest.PASSED_ROW_RE", "stages.runners.distill_pip._QUOTED",
+                 "stages.listings.distill_env._SECRET_VALUE"):
         assert want in names
     assert set(MATCH_ONLY) <= names
     ymls = [s[0] for s in yaml_patterns()]

@@ -45,9 +45,9 @@ def align(view_in: dict, view_out: dict) -> list[tuple[str, int | None, int | No
     lin, oin = view_in["lines"], view_in["origin"]
     lout, oout = view_out["lines"], view_out["origin"]
     pos: dict[int, int] = {}
-    for k, o in enumerate(oin):
+    for n, o in enumerate(oin):
         if o >= 0:
-            pos.setdefault(o, k)
+            pos.setdefault(o, n)
     rows: list[tuple[str, int | None, int | None]] = []
     i = 0
     for j, (line, o) in enumerate(zip(lout, oout)):

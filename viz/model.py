@@ -175,8 +175,8 @@ def build_model(plan: Mapping[str, Any], trace: dict | None = None,
     return GraphModel(id=plan["id"], pclass=plan["class"], role=plan["role"],
                       description=plan.get("description", ""), files=tuple(plan.get("files", ())),
                       budget=dict(plan.get("budget", {})), entry=plan["entry"], nodes=nodes,
-                      edges=tuple(edges), final=(trace.get("final") or {}) if traced else None,
-                      trace_graph=trace.get("graph") if traced else None)
+                      edges=tuple(edges), final=(trace.get("final") or {}) if trace is not None else None,
+                      trace_graph=trace.get("graph") if trace is not None else None)
 
 
 def _port_key(item: tuple[str, Any]) -> tuple[int, str]:

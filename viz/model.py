@@ -9,8 +9,8 @@ without them the model can only guess which params are worth showing.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from typing import Any
 
 NOT_RUN = "not-run"

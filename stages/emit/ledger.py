@@ -18,10 +18,14 @@ from __future__ import annotations
 from thresher.dataflow.blocks import WINDOW, block_keys
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from thresher.dataflow.contract import Context, LedgerStore, Params, Payload, StageResult
+
 MARKER = "[thresher: {n} lines already shown above · thresher expand {handle} --lines {a}-{b}]"
 
 
-def _covered(payload, ledger) -> list[bool]:
+def _covered(payload: Payload, ledger: LedgerStore) -> list[bool]:
     """Per view line: inside some window this scope was already delivered."""
     usable = [o != SYNTHETIC for o in payload.origin]
     keys = block_keys(payload.lines, usable)
@@ -36,7 +40,7 @@ def _covered(payload, ledger) -> list[bool]:
     return covered
 
 
-def _runs(payload, covered: list[bool], min_run: int) -> list[tuple[int, int]]:
+def _runs(payload: Payload, covered: list[bool], min_run: int) -> list[tuple[int, int]]:
     """``(start, end)`` view ranges to fold: covered, not critical, consecutive source lines."""
     origin, tiers, n = payload.origin, payload.tiers, len(payload.origin)
     runs, start = [], None
@@ -53,7 +57,7 @@ def _runs(payload, covered: list[bool], min_run: int) -> list[tuple[int, int]]:
     return runs
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: Params, ctx: Context) -> StageResult:
     """The view with already-delivered runs folded, or ``None`` when nothing qualifies."""
     ledger = ctx.ledger
     if ledger is None or not payload.scope or len(payload.source) < params["floor"]:
@@ -62,7 +66,9 @@ def run(payload, params, ctx):
     runs = _runs(payload, covered, max(params["min_run"], WINDOW))
     if not runs:
         return None
-    lines, origin, pos = [], [], 0
+    lines: list[str] = []
+    origin: list[int] = []
+    pos = 0
     for start, end in runs:
         lines.extend(payload.lines[pos:start])
         origin.extend(payload.origin[pos:start])

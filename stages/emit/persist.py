@@ -6,8 +6,12 @@ open, and a lossy emission then falls back to raw (INV-7).
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from thresher.dataflow.contract import Context, Params, Payload, StageResult
 
-def run(payload, params, ctx):
+
+def run(payload: Payload, params: Params, ctx: Context) -> StageResult:
     """Archive ``payload.raw`` under ``ctx.handle``; always declines (the payload is unchanged)."""
     if not params["enabled"]:
         return None

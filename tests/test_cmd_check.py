@@ -64,7 +64,7 @@ def test_failing_property_exits_1_with_a_minimal_example(tmp_path):
     graph = tmp_path / "lossy.default.yaml"
     graph.write_text(GOOD.replace("  score: {stage: score}\n", "")
                      .replace("  - guard -> score\n  - score -> trim\n", "  - guard -> trim\n"))
-    res = _check(str(graph), "--invariant", "INV-6", "--examples", "30", "--profile", "ci")
+    res = _check(str(graph), "--invariant", "INV-6", "--examples", "300", "--profile", "ci")
     assert res.returncode == 1, res.stdout + res.stderr
     assert f"FAIL  {graph}  INV-6 " in res.stdout
     assert "INV-6: error line" in res.stdout and "minimal example: Case(" in res.stdout

@@ -138,13 +138,16 @@ def test_marker_lines_are_explained_in_the_diff_and_the_emission(trace_page, ope
     result = _trace(case)
     footer = result["output"].splitlines()[-1]
     assert footer.startswith("[thresher: ")
-    page.click('svg.thresher-graph g.node[data-node="route"]')
+    # a stage's summary line is explained in that stage's diff (the footer is no stage's: the
+    # executor writes it on the emission, issue 17 §5)
+    page.click('svg.thresher-graph g.node[data-node="distill"]')
     marker = page.locator("#detail tr.marker td.out").last
-    assert footer in marker.text_content()
-    assert "thresher expand" in marker.locator(".note").text_content()
+    assert marker.text_content().lstrip().startswith("[thresher: ")
+    assert "summary line written by distill" in marker.locator(".note").text_content()
     emission = page.locator("#emission")
     assert footer in emission.text_content()
-    assert "footer:" in emission.locator(".marker .note").last.text_content()
+    note = emission.locator(".marker .note").last.text_content()
+    assert "footer:" in note and "thresher expand" in note
     # Totals: tokens in → out of the emission.
     em = result["emission"]
     assert f"{em['tokens_in']} → {em['tokens_out']}" in page.locator(".cards").text_content()

@@ -76,7 +76,7 @@ def _load(files: list[str]):
 
 
 def _test(args) -> int:
-    from thresher.filters.testing import cases, check
+    from thresher.filter_tests import cases, check
     loaded, errors, _ = _load(args.files)
     passed = failed = 0
     for case_id, f, test in cases(loaded):

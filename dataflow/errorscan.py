@@ -185,6 +185,21 @@ _CORE_WORDS = ("error", "fatal", "panic", "exception", "failure", "failed", "npm
                "permission denied", "command not found", "caused by:", "assert", "--- fail:")
 
 
+def critical_flags(payload: Payload) -> list[bool]:
+    """Per view line: never to be dropped by a distiller (INV-6 by construction).
+
+    A line Score tiered critical, and on a failing command also any line that mentions an error
+    word, even where the graph's ``not_critical`` shapes exempt it: those shapes are for what
+    later budget stages may cut, a distiller's own rules never need them.
+    """
+    tiers, lines = payload.tiers, payload.lines
+    if not payload.failed:
+        return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
+    cands = error_candidates(lines)  # the only lines an error word can be on
+    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or cands[i] != 0) and is_error_line(line)))
+            for i, (line, o) in enumerate(zip(lines, payload.origin))]
+
+
 def error_indices(source: "tuple[str, ...] | list[str]") -> list[int]:
     """Indices of the lines of ``source`` the core scan classes as error lines.
 

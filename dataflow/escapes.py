@@ -9,6 +9,10 @@ from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (
 SGR_RE = re.compile(r"(?:\x1b\[|\x9b)[0-9;:]*m")
 _ESCAPE = re.compile(r"[\x1b\x80-\x9f]")
 """An escape introducer: ESC, or a C1 control (the 8-bit forms of ``ESC @`` .. ``ESC _``)."""
+ANSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
+                     r"|\x1b[@-Z\\-_]|[\x80-\x9f]")
+"""Escape sequences, 7-bit (``ESC [``, ``ESC ]``, ``ESC X``) and 8-bit (U+009B CSI, U+009D OSC, and
+the other C1 controls U+0080-U+009F, the 8-bit forms of ``ESC @`` .. ``ESC _``)."""
 
 
 def strip_sgr(text: str) -> str | None:

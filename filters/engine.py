@@ -22,8 +22,8 @@ from thresher.dataflow.markers import clip
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.plan import content_member, program_basenames
 from thresher.dataflow.tokens import estimate
-from thresher.stages.lib.common import critical_flags
-from thresher.stages.lib.text import ANSI_RE
+from thresher.dataflow.errorscan import critical_flags
+from thresher.dataflow.escapes import ANSI_RE
 
 _RX: dict[tuple[str, int], re.Pattern] = {}
 

@@ -16,7 +16,7 @@ import copy
 import re
 import time
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from thresher.dataflow.api import Result, compress
 from thresher.dataflow.errors import ArchiveError
@@ -26,6 +26,9 @@ from thresher.dataflow.tokens import estimate
 
 from .oracle import Reading, clean_line, colour_stripped, input_lines, is_error, read_params
 from .strategies import Case
+
+if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Plan
 
 STRUCTURED_RE = re.compile(r"--porcelain\b|--format[= ]csv\b")
 """Command-line flags that ask for output a program will parse (DESIGN.md INV-9)."""
@@ -45,7 +48,7 @@ _HERE = __name__
 
 def run_case(case: Case, plan: dict, archive, trace: bool = True, **kwargs: Any) -> Result:
     """Compress ``case`` with ``plan``, archiving into ``archive`` (the trace costs ~2x the run)."""
-    return compress(case.raw, command=case.command, exit_code=case.exit_code, plan=plan,
+    return compress(case.raw, command=case.command, exit_code=case.exit_code, plan=cast("Plan", plan),
                     archive=archive, trace=trace, **kwargs)
 
 
@@ -229,7 +232,7 @@ def check_structured_exact(case: Case, result: Result, plan: dict | None = None)
         # a document the agent reads may be crushed; a program reading it gets every byte
         why, result = (f"command {case.command!r} asks for a document a program reads",
                        compress(case.raw, command=case.command, exit_code=case.exit_code,
-                                plan=plan, reader="program"))
+                                plan=cast("Plan", plan), reader="program"))
     if why and result.output != case.raw:
         raise AssertionError(f"INV-9: {why}, but the output differs from the input "
                              f"({result.emission.decision}: {result.emission.reason!r})")

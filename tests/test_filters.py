@@ -17,7 +17,7 @@ from thresher.dataflow.api import compress
 from thresher.dataflow.markers import FOOTER_RE, clip
 from thresher.filters import engine, runtime
 from thresher.filters.load import FilterErrors, load_files, parse, plain
-from thresher.filters.testing import cases, check, emission
+from thresher.filter_tests import cases, check, emission
 
 from .conftest import fixture_case
 

@@ -110,3 +110,30 @@ def test_the_composition_root_is_wired_by_the_package_and_lives_outside_the_engi
     assert services is WIRING
     assert "registry.py" in " ".join(services.code_files())
     assert "read" in services.stages()
+
+
+FORBIDDEN = {"filters": ("stages",)}
+"""folder → packages of ours it must not import (besides the rules above): the filter stage uses
+the filter engine, never the other way round (what the engine shares with the stages — the error
+scan, escape sequences — lives in dataflow/)."""
+
+
+def _imports(path: str) -> list[tuple[int, str]]:
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read(), path)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out += [(node.lineno, f"{node.module}.{a.name}") if node.module == "thresher"
+                    else (node.lineno, node.module) for a in node.names]
+    return out
+
+
+@pytest.mark.parametrize("folder", sorted(FORBIDDEN))
+def test_a_lower_folder_does_not_import_a_higher_one(folder):
+    bad = [f"{os.path.relpath(path, ROOT)}:{line}: {mod}" for path in _files(folder)
+           for line, mod in _imports(path)
+           if any(mod == f"thresher.{p}" or mod.startswith(f"thresher.{p}.") for p in FORBIDDEN[folder])]
+    assert not bad, f"{folder}/ must not import {', '.join(FORBIDDEN[folder])}:\n" + "\n".join(bad)

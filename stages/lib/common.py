@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
-from thresher.dataflow.payload import CRITICAL, SYNTHETIC
+from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.tokens import estimate
 
-from thresher.stages.lib.text import error_candidates, is_error_line
+# what a distiller must never drop is the engine's definition (a filter asks it too): re-exported
+from thresher.dataflow.errorscan import critical_flags  # noqa: F401 - re-exported
 
 
 def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
@@ -39,21 +40,6 @@ def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
         origin.append(SYNTHETIC)
     view = payload.with_view(lines, origin)
     return view if view.tokens() <= payload.tokens() else None
-
-
-def critical_flags(payload) -> list[bool]:
-    """Per view line: never to be dropped by a distiller (INV-6 by construction).
-
-    A line Score tiered critical, and on a failing command also any line that mentions an error
-    word, even where the graph's ``not_critical`` shapes exempt it: those shapes are for what
-    later budget stages may cut, a distiller's own rules never need them.
-    """
-    tiers, lines = payload.tiers, payload.lines
-    if not payload.failed:
-        return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
-    cands = error_candidates(lines)  # the only lines an error word can be on
-    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or cands[i]) and is_error_line(line)))
-            for i, (line, o) in enumerate(zip(lines, payload.origin))]
 
 
 def over_budget(lines: list[str] | tuple[str, ...], budget: dict) -> bool:

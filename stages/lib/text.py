@@ -5,13 +5,11 @@ from __future__ import annotations
 from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 from thresher.dataflow.rxcache import remembered
 
-ANSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
-                     r"|\x1b[@-Z\\-_]|[\x80-\x9f]")
-"""Escape sequences, 7-bit (``ESC [``, ``ESC ]``, ``ESC X``) and 8-bit (U+009B CSI, U+009D OSC, and
-the other C1 controls U+0080-U+009F, the 8-bit forms of ``ESC @`` .. ``ESC _``)."""
+# escape sequences are the engine's (a filter strips them too): re-exported for the stages
+from thresher.dataflow.escapes import ANSI_RE  # noqa: F401 - re-exported
 
 # The error-line definition lives in the engine (the executor's fallback view needs it too).
-from thresher.dataflow.errorscan import ERROR_RE, candidate_mask, candidate_masks, candidates, error_candidates, is_error_line, ones  # noqa: E402,F401 - re-exported
+from thresher.dataflow.errorscan import ERROR_RE, candidate_mask, candidate_masks, candidates, error_candidates, is_error_line, ones  # noqa: F401 - re-exported
 
 LOCATION_RE = re.compile(r"(?:^|[\s(\"'])[\w./\\-]+\.\w{1,8}:\d+(?::\d+)?\b|\bline \d+\b")
 """``file.ext:line[:col]`` and ``line N`` locations."""

@@ -21,8 +21,8 @@ import difflib
 
 from thresher.dataflow.executor import initial_payload
 
-from . import engine
-from .model import FilterSpec, FilterTest
+from thresher.filters import engine
+from thresher.filters.model import FilterSpec, FilterTest
 
 _SCORE = {"critical": [], "noise": [], "not_critical": [], "locations_on_failure": True}
 
@@ -54,7 +54,7 @@ def check(f: dict, test: FilterTest) -> str | None:
 
 def cases(loaded: list[tuple[str, str, FilterSpec]]) -> list[tuple[str, dict, FilterTest]]:
     """``(id, plain filter, test)`` for every inline test of the loaded filters."""
-    from .load import plain
+    from thresher.filters.load import plain
     out = []
     for origin, path, spec in loaded:
         f = plain(spec, origin, path)

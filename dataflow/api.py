@@ -142,7 +142,7 @@ def compress(data: str | bytes, *, command: str = "", exit_code: int | None = No
                       ledger=ledger if scope else None)
         final, halt = run_plan(plan, payload, ctx, tr)
         archived = ctx.archived
-        em = finalize(final, handle, archived, halt, ctx.min_saving)
+        em = finalize(final, handle, archived, halt)
     except Exception as exc:  # noqa: BLE001 - thresher's own failure: raw passthrough, never an error
         em = Emission(raw, "raw", f"INV-5: engine error {type(exc).__name__}: {str(exc)[:200]}")
     tr.finish(**em.as_dict())

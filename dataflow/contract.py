@@ -9,7 +9,7 @@ called positionally, that returns
 
 Stages stay simple because the executor enforces the invariants at the edges (see executor.py).
 What a stage tells the engine besides its result goes in the typed fields of :class:`Context`
-(``archived``, ``min_saving``), never in a side channel.
+(``archived``), never in a side channel.
 
 A ``StageInfo`` is plain data, kept in the explicit registry in ``thresher.stages.registry`` (handed
 to the engine by the composition root, see :func:`thresher.dataflow.wire`); the implementation and
@@ -139,17 +139,15 @@ class Context:
       program parses byte-exact, INV-9);
     - ``ledger``: the session ledger of the reader's scope, or ``None`` (no scope: Ledger declines).
 
-    Handed back (each written by one stage, read by the engine after the walk):
-    - ``archived``: Persist stored the raw input under ``handle`` (else no lossy emission, INV-7);
-    - ``min_saving``: Route's guardrail, the share of the estimated tokens the emission (footer
-      included) must save; ``None`` when no Route ran (finalize.py applies it).
+    Handed back (written by a stage, read by the engine after the walk):
+    - ``archived``: Persist stored the raw input under ``handle`` (else no lossy emission, INV-7).
 
     ``memo`` is a cache that helpers of several stages share while one payload runs (a parsed JSON
     tree); the engine never reads it, and nothing for the engine travels in it.
     """
 
     __slots__ = ("budget", "archive", "handle", "graph_id", "node_id", "reader", "ledger",
-                 "archived", "min_saving", "memo")
+                 "archived", "memo")
 
     budget: Budget
     archive: ArchiveStore | None
@@ -159,7 +157,6 @@ class Context:
     reader: str
     ledger: LedgerStore | None
     archived: bool
-    min_saving: float | None
     memo: dict[str, object]
 
     def __init__(self, budget: Budget, archive: ArchiveStore | None, handle: str, graph_id: str,
@@ -172,5 +169,4 @@ class Context:
         self.reader = reader
         self.ledger = ledger
         self.archived = False
-        self.min_saving = None
         self.memo = {}

@@ -14,9 +14,10 @@ Stages stay simple; the executor owns:
   distill/collapse output not larger than its input (INV-2) — a stage that breaks one is *rejected*;
 - distill first: a Collapse-phase node is skipped when a distiller applied and met the budget;
 - the final emission (see ``finalize.py``, the one owner of both): the one footer with kept +
-  omitted == total (INV-4; a stage that writes a footer line is rejected), never-worse against the
-  raw input (INV-2) and Route's guardrail (``ctx.min_saving``), archived before any handle is shown
-  (INV-7), and byte-exact raw passthrough for Guard verdicts and every fallback.
+  omitted == total (INV-4; written by ``finalize.emission_view``, which Route calls; any other
+  stage that writes a footer line is rejected), never-worse against the raw input (INV-2) and
+  Route's guardrail, archived before any handle is shown (INV-7), and byte-exact raw passthrough
+  for Guard verdicts and every fallback.
 """
 
 from __future__ import annotations
@@ -122,8 +123,9 @@ def check_stage(node: PlanNode, before: Payload, after: Payload) -> None:
         if o == SYNTHETIC:
             if not summaries and line not in carried:
                 raise StageRejected("INV-3", f"wrote a line not in the input: {line[:80]!r}")
-            if is_footer(line):
-                raise StageRejected("INV-4", "the footer is the executor's: no stage may write it")
+            if is_footer(line) and node["phase"] != "route":
+                raise StageRejected("INV-4", "only Route may write the footer marker "
+                                    "(through dataflow.finalize.emission_view)")
         elif not (0 <= o < len(src)) or (line != src[o] and not is_clip_of(line, src[o])):
             raise StageRejected("INV-3", f"view line does not match source line {o}: {line[:80]!r}")
     if after.failed:

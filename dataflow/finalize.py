@@ -1,7 +1,8 @@
 """The final emission: what the agent sees, decided against the raw input.
 
-The one owner of the footer (INV-4: written here, once, from the final view's counts: kept +
-omitted == total) and of never-worse (INV-2, and Route's stricter guardrail). Raw bytes pass
+The one owner of the footer (INV-4: :func:`emission_view` writes it, once, from the view's counts:
+kept + omitted == total) and of never-worse (INV-2 here, and Route's stricter guardrail in
+:func:`emission_view`). Raw bytes pass
 through byte-exact whenever anything is doubtful: a Guard verdict (only colour codes may go from a
 tiny or small-failure output: the text a terminal shows stays the same), a hang guard firing, a
 missing archive write (INV-7), an error line lost (INV-6), or output estimated no smaller than the
@@ -11,7 +12,7 @@ input (INV-2).
 from __future__ import annotations
 
 from .escapes import strip_sgr
-from .markers import footer, omitted_span
+from .markers import footer, is_footer, omitted_span
 from .payload import CLEANABLE_VERDICTS, CRITICAL, SYNTHETIC, Payload
 from .tokens import estimate
 
@@ -37,15 +38,40 @@ class Emission:
         return {k: getattr(self, k) for k in self.__slots__ if k != "output"}
 
 
-def finalize(p: Payload, handle: str, archived: bool, halt: str = "",
-             min_saving: float | None = None) -> Emission:
+def emission_view(p: Payload, handle: str, min_saving: float | None = None) -> Payload | None:
+    """The view a reader gets for ``p``: its lines and the one footer (exact counts, the handle and
+    the largest omitted block) — or, with the guardrail ``min_saving``, the full source when that
+    view does not save that share of the source's estimated tokens (the footer costs tokens too),
+    unless it hides a secret. ``None`` when ``p`` omits, clips and adds nothing (no footer).
+
+    The one place the footer is written: Route calls it where the graph places it (so the trace
+    shows the footer as Route's output), and :func:`finalize` only for a view no Route footed.
+    """
+    kept, omitted, clipped = p.counts()
+    if not omitted and not clipped and not any(o == SYNTHETIC for o in p.origin):
+        return None
+    n = len(p.source)
+    line = footer(omitted, n, handle, clipped, omitted_span(p.origin, n))
+    view = p.with_view(p.lines + (line,), p.origin + (SYNTHETIC,))
+    if min_saving is not None and not p.redacted and view.tokens() > p.source_tokens() * (1 - min_saving):
+        return p.with_view(p.source, range(n))
+    return view
+
+
+def footed(p: Payload) -> bool:
+    """True when the view ends with the footer :func:`emission_view` wrote (the executor lets no
+    stage but Route write one, and Route writes it only through that function)."""
+    return bool(p.origin) and p.origin[-1] == SYNTHETIC and is_footer(p.lines[-1])
+
+
+def finalize(p: Payload, handle: str, archived: bool, halt: str = "") -> Emission:
     """Choose what to emit for the graph's final payload ``p`` (raw when ``halt`` gives a reason:
     a hang guard fired, or Guard/Score failed where no fallback applies).
 
-    This is the one place that writes the footer and enforces never-worse (no stage may write a
-    footer: the executor rejects one). ``min_saving`` is Route's guardrail (``ctx.min_saving``;
-    ``None`` when no Route ran): a lossy view whose text with its footer does not save that share
-    of the source's estimated tokens gives way to the full source, unless it hides a secret."""
+    A lossy view no Route footed (the graph has none, or it failed) gets its footer here, from
+    :func:`emission_view` (without a guardrail: never-worse alone); a footed one is emitted as
+    Route left it, its footer not derived again. Then never-worse (INV-2), the archive (INV-7) and
+    the error lines (INV-6) decide between it and the raw bytes."""
     t_in = p.raw_tokens()
     total = len(p.source)
 
@@ -63,25 +89,15 @@ def finalize(p: Payload, handle: str, archived: bool, halt: str = "",
         return raw(p.verdict, "verbatim")
     if halt:
         return raw(halt)
-    kept, omitted, clipped = p.counts()
-    lossy = omitted > 0 or clipped > 0 or any(o == SYNTHETIC for o in p.origin)
-    text, t_out = "", 0  # the compressed form: its text with the footer, and that text's tokens
-    if lossy:
-        want = footer(omitted, total, handle, clipped, omitted_span(p.origin, total))
-        text = "\n".join(p.lines + (want,)) + "\n"
-        t_out = estimate(text)
-        if min_saving is not None and not p.redacted:
-            # the view as the reader would get it: the footer costs tokens too
-            shown = t_out if p.trailing_newline else estimate(text[:-1])
-            if shown > p.source_tokens() * (1 - min_saving):
-                p = p.with_view(p.source, range(total))
-                (kept, omitted, clipped), lossy = p.counts(), False
+    if not footed(p):
+        p = emission_view(p, handle) or p
+    kept, omitted, _clipped = p.counts()
     if p.failed:
         kept_set = set(p.origin)
         lost = [i for i, t in enumerate(p.tiers) if t == CRITICAL and i not in kept_set]
         if lost:
             return raw(f"INV-6: error line {lost[0] + 1} would be lost")
-    if not lossy:
+    if not footed(p):  # nothing omitted, clipped or summarised
         plain = p.text()
         if plain.encode("utf-8", "surrogatepass") == p.raw or estimate(plain) >= t_in:
             return raw("nothing to remove", "unchanged")
@@ -89,6 +105,8 @@ def finalize(p: Payload, handle: str, archived: bool, halt: str = "",
                         kept=kept, total=total, tokens_in=t_in, tokens_out=estimate(plain))
     if not archived:
         return raw("INV-7: the original could not be archived")
+    text = "\n".join(p.lines) + "\n"
+    t_out = estimate(text)
     if t_out >= t_in and not p.redacted:   # hiding a secret outranks a few tokens
         return raw(f"INV-2: compressed form ({t_out} tokens) not smaller than raw ({t_in})")
     return Emission(text.encode("utf-8", "surrogatepass"), "compressed",

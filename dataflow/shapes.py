@@ -44,8 +44,8 @@ class Stage(Protocol):
 
     ``payload`` is immutable (return ``payload.evolve(...)``/``with_view(...)``), ``params`` are the
     node's validated params, ``ctx`` the run's :class:`~.contract.Context`. A stage hands values
-    back to the engine only through the typed fields of ``ctx`` (``archived``, ``min_saving``),
-    never through the payload's notes or a side channel.
+    back to the engine only through the typed fields of ``ctx`` (``archived``), never through the
+    payload's notes or a side channel.
     """
 
     def __call__(self, payload: Payload, params: Params, ctx: Context, /) -> StageResult: ...

@@ -229,7 +229,7 @@ class LedgerParams(_Params):
 
 
 class RouteParams(_Params):
-    """route: the guardrail the executor applies to the emission (it writes the footer)."""
+    """route: choose compressed or raw (the engine's emission rule writes the footer)."""
     min_saving: float = Field(0.1, ge=0, lt=1,
                               description="emit raw unless the compressed form saves this share of tokens")
 

@@ -31,7 +31,7 @@ GROUP = "thresher.stages"
 """The entry point group a distribution publishes its stages in."""
 
 RESERVED_PHASES = ("route", "persist")
-"""Phases that only thresher's own stages may take: the guardrail of the emission, and the archive
+"""Phases that only thresher's own stages may take: the emission with its footer, and the archive
 write before any footer names the original."""
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # used with fullmatch

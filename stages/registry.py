@@ -157,8 +157,8 @@ REGISTRY: dict[str, StageInfo] = {s.key: s for s in (
            "fold blocks this reader (session + subagent) was already delivered into one line "
            "naming `thresher expand HANDLE --lines A-B`; never error lines", emits_summaries=True),
     _entry("route", "route", "emit.route", "RouteParams",
-           "the guardrail: the emission (footer included) must save `min_saving` of the tokens, "
-           "else the full source goes on (the executor writes the footer)"),
+           "choose the emission (compressed or raw) against the guardrail, with the one footer "
+           "(the engine's emission rule)", emits_summaries=True),
     _entry("persist", "persist", "emit.persist", "PersistParams",
            "store the raw original in the archive before any marker naming its handle is shown"),
 )}

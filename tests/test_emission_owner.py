@@ -1,7 +1,9 @@
-"""One owner of the footer and of never-worse: the executor's final emission (``finalize.py``).
+"""One owner of the footer and of never-worse: the engine's emission rule (``finalize.py``).
 
-Route only hands its guardrail (``min_saving``) to the executor through ``ctx.min_saving``; no stage
-may write a footer line (the executor rejects one), and finalize writes it once from the final view.
+``finalize.emission_view`` is the one writer of the footer (and of Route's guardrail): Route calls
+it where the graph places it, so the trace shows the footer as Route's output; ``finalize`` calls
+it only for a lossy view no Route footed, and never derives a footer again. Any other stage that
+writes a footer line is rejected.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import copy
 from thresher.dataflow.api import compress, handle_of
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
-from thresher.dataflow.finalize import finalize
+from thresher.dataflow.finalize import emission_view, finalize
 from thresher.dataflow.markers import footer, is_footer, omitted_span
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.plan import load_plans
@@ -38,7 +40,11 @@ def _footers(text: str) -> list[str]:
     return [line for line in text.splitlines() if is_footer(line)]
 
 
-def test_a_stage_that_writes_a_footer_is_rejected():
+def _long(n: int = 100) -> bytes:
+    return "".join(f"line {i} of a long output\n" for i in range(n)).encode()
+
+
+def test_a_stage_other_than_route_that_writes_a_footer_is_rejected():
     case = fixture_case("pytest-fail-verbose")
     plan = _plan("pytest.default")
     plan["nodes"]["distill"]["impl"] = "tests.test_emission_owner:_writes_a_footer"
@@ -51,32 +57,31 @@ def test_a_stage_that_writes_a_footer_is_rejected():
     assert len(found) <= 1 and (not found or res.text.splitlines()[-1] == found[0])
 
 
-def test_route_hands_its_guardrail_back_and_changes_nothing():
+def test_route_writes_the_footer_through_the_emission_rule():
     ctx = Context({"max_lines": 10, "max_tokens": 100, "stage_ms": 1, "total_ms": 1}, None,
-                  "0" * 12, "t")
-    payload = initial_payload(b"a\nb\n").select([0])
-    assert ctx.min_saving is None
-    assert route.run(payload, {"min_saving": 0.3}, ctx) is None
-    assert ctx.min_saving == 0.3
+                  "abc", "t")
+    p = initial_payload(_long()).select(range(10))
+    view = route.run(p, {"min_saving": 0.1}, ctx)
+    assert view is not None and view.lines == emission_view(p, "abc", 0.1).lines
+    assert view.lines[-1] == footer(90, 100, "abc", 0, omitted_span(p.origin, 100))
+    assert route.run(initial_payload(_long()), {"min_saving": 0.1}, ctx) is None  # nothing omitted
 
 
-def test_finalize_writes_the_one_footer_from_the_final_view():
-    raw = "".join(f"line {i} of a long output\n" for i in range(100)).encode()
-    p = initial_payload(raw).select(range(10))
+def test_finalize_emits_routes_footer_as_is_and_writes_one_only_when_none_was():
+    p = initial_payload(_long()).select(range(10))
     want = footer(90, 100, "abc", 0, omitted_span(p.origin, 100))
-    em = finalize(p, "abc", True)
-    assert em.decision == "compressed"
-    assert em.output.decode().splitlines() == list(p.lines) + [want]
-    assert (em.kept, em.omitted, em.total) == (10, 90, 100)
+    unrouted = finalize(p, "abc", True)
+    routed = finalize(emission_view(p, "abc", 0.1), "abc", True)
+    assert unrouted.decision == routed.decision == "compressed"
+    assert unrouted.output == routed.output
+    assert unrouted.output.decode().splitlines() == list(p.lines) + [want]
+    assert (routed.kept, routed.omitted, routed.total) == (10, 90, 100)
 
 
-def test_the_guardrail_is_applied_once_by_the_executor():
-    """A view that does not save ``min_saving`` of the tokens gives way to the full source; without
-    Route (a node that declines instead) only never-worse applies."""
+def test_the_guardrail_gives_way_to_the_full_source_and_without_route_only_never_worse_applies():
     case = fixture_case("pytest-fail-verbose")
     kwargs = dict(command=case["command"], exit_code=1)
     plan = _plan("pytest.default")
-    assert "route" in plan["nodes"]
     plan["nodes"]["route"]["params"]["min_saving"] = 0.0
     lossy = compress(case["stdout"], plan=plan, **kwargs)
     assert lossy.emission.decision == "compressed"

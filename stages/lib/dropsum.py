@@ -4,7 +4,7 @@ Those distillers classify each view line as kept or dropped under a *kind* ("pas
 "download progress lines", ...). This module turns that decision into a payload: kept lines stay
 byte-exact and in order, and one declared summary line, written where the first dropped line was,
 states the exact count of every kind, e.g. ``[thresher: npm: 240 passing test lines not shown]``.
-The summary never looks like the footer (the executor writes that one, counting every omitted line). On a
+The summary never looks like the footer (the engine's emission rule writes that one, counting every omitted line). On a
 failing command, critical lines are never dropped here even if a caller asks (INV-6 holds by
 construction); on a successful one a noise kind wins (``✔ handles errors`` is a passing test).
 """

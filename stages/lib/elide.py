@@ -19,7 +19,7 @@ kept lines are byte-exact source lines: the notes first, as one declared summary
 the document; in the document each dropped range is one elision line ``{indent}…A-B`` (source
 lines A-B, the project's compact marker: ``thresher.dataflow.markers``), indented like what it
 replaces; a last summary line spells the notation out and names the command that reads the
-largest range. The executor writes the one footer. Ranges that would drop a critical line of a failing
+largest range. The engine's emission rule (Route) writes the one footer. Ranges that would drop a critical line of a failing
 command are skipped, so INV-6 holds by construction.
 """
 

@@ -67,21 +67,21 @@ class _Module:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, ast.Name):
                         self.defs[target.id] = node
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Import):
-                for a in node.names:
+        for imp in ast.walk(self.tree):
+            if isinstance(imp, ast.Import):
+                for a in imp.names:
                     if a.asname:
                         self.imports[a.asname] = (a.name, None)
                     else:
                         top = a.name.partition(".")[0]
                         self.imports[top] = (top, None)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
+            elif isinstance(imp, ast.ImportFrom):
+                base = imp.module or ""
+                if imp.level:
                     parts = package.split(".")
-                    parts = parts[:len(parts) - node.level + 1]
-                    base = ".".join(parts + ([node.module] if node.module else []))
-                for a in node.names:
+                    parts = parts[:len(parts) - imp.level + 1]
+                    base = ".".join(parts + ([imp.module] if imp.module else []))
+                for a in imp.names:
                     sub = f"{base}.{a.name}"
                     # `from pkg import mod` binds a module when pkg is a package holding one
                     # (asked of packages only: finding X.name imports X)

@@ -13,10 +13,14 @@ from thresher.dataflow.contract import StageInfo
 
 from thresher.stages.plugins import Stages
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
 _P = "thresher.stages.params:"
 
 
-def _entry(key: str, phase: str, module: str, params: str, summary: str, **kw: object) -> StageInfo:
+def _entry(key: str, phase: str, module: str, params: str, summary: str, **kw: Any) -> StageInfo:
     return StageInfo(key, phase, f"thresher.stages.{module}:run", _P + params, summary, **kw)
 
 

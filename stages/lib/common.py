@@ -7,12 +7,14 @@ and never rewrites a kept line (the executor would reject it anyway).
 
 from __future__ import annotations
 
-from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
-
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC
 from thresher.dataflow.tokens import estimate
 
 from thresher.stages.lib.text import error_candidates, is_error_line
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from re import Pattern
 
 
 def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
@@ -52,7 +54,7 @@ def critical_flags(payload) -> list[bool]:
     if not payload.failed:
         return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
     cands = error_candidates(lines)  # the only lines an error word can be on
-    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or cands[i]) and is_error_line(line)))
+    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or cands[i] == 1) and is_error_line(line)))
             for i, (line, o) in enumerate(zip(lines, payload.origin))]
 
 
@@ -63,7 +65,7 @@ def over_budget(lines: list[str] | tuple[str, ...], budget: dict) -> bool:
     return estimate("\n".join(lines)) > budget.get("max_tokens", 1 << 30)
 
 
-def has_flag(argv: tuple[str, ...] | list[str], pattern: re.Pattern[str]) -> bool:
+def has_flag(argv: tuple[str, ...] | list[str], pattern: Pattern[str]) -> bool:
     """True when any argument of the command line matches ``pattern`` (fully)."""
     return any(pattern.fullmatch(a) for a in argv)
 

@@ -37,7 +37,9 @@ def drop(payload, kinds: "list[str | None]", tool: str, *, summary: bool = True)
     would be larger than the input.
     """
     counts: dict[str, int] = {}
-    lines, origin, first = [], [], None
+    lines: list[str] = []
+    origin: list[int] = []
+    first: int | None = None
     for i, kind in enumerate(kinds):
         if kind is not None and not protected(payload, i):
             counts[kind] = counts.get(kind, 0) + 1

@@ -48,7 +48,8 @@ def tokens(text: str) -> list[str] | None:
 def build(toks: list[str]):
     """The tree of a token list, or ``None`` when the tokens are not exactly one JSON value."""
     stack: list = []
-    root, key, state = None, None, "value"
+    root, key = None, None
+    state: str | None = "value"
     for tok in toks:
         c = tok[0]
         if state == "end":

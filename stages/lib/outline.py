@@ -84,7 +84,7 @@ class Outline:
         name = def_name(core)
         if name is not None:
             self.defs.append((name.start_point[0], name.text.decode("utf-8", "replace")))
-        body = self.body(core, False)
+        body = self.body(core)
         member = core.type in lang.containers or (core.type in lang.types and (
             self.level >= OUTLINE or (body is not None and body.type in lang.api_bodies)))
         if body is None:
@@ -214,7 +214,7 @@ class Outline:
                 frontier.extend((c, depth + 1) for c in cand.named_children)
         return None
 
-    def body(self, core, member: bool):
+    def body(self, core):
         """The body node of a definition (its ``body`` field, or a known body type within)."""
         body = core.child_by_field_name("body")
         if body is not None:

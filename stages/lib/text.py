@@ -110,7 +110,7 @@ class LinePatterns:
                         hits[i] = 1
         masks = candidate_masks(lines, [(lits, "", False) for _search, lits in self._each])
         for (search, _lits), cands in zip(self._each, masks):
-            for i in ones(cands):
+            for i in (range(n) if cands is None else ones(cands)):   # None: any line may match
                 if not hits[i] and search(lines[i]) is not None:
                     hits[i] = 1
         return hits

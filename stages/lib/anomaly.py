@@ -123,7 +123,7 @@ def find(rows: list[dict]) -> dict[int, list[tuple[str, int]]]:
 def by_rank(found: dict[int, list[tuple[str, int]]]) -> list[int]:
     """Anomalous row indices, most telling first: a status-like column first, then the rarest
     phenomenon (the column that flagged the fewest rows), then most reasons, then the earliest."""
-    def score(item):
+    def score(item: tuple[int, list[tuple[str, int]]]) -> tuple[bool, int, int, int]:
         i, whys = item
         status = any(STATUS_RE.search(w.split("=")[0].split(" ")[-1]) for w, _ in whys)
         return (not status, min(n for _, n in whys), -len(whys), i)

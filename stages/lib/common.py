@@ -14,10 +14,12 @@ from thresher.stages.lib.text import error_candidates, is_error_line
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from thresher.dataflow.payload import Payload
     from re import Pattern
 
 
-def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
+def build(payload: Payload, keep: list[bool], summaries: dict[int, str] | None = None) -> Payload | None:
     """The view of ``payload`` keeping view lines where ``keep`` is true.
 
     ``summaries`` maps a view index to a summary line written just before that line (or at the end
@@ -43,7 +45,7 @@ def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
     return view if view.tokens() <= payload.tokens() else None
 
 
-def critical_flags(payload) -> list[bool]:
+def critical_flags(payload: Payload) -> list[bool]:
     """Per view line: never to be dropped by a distiller (INV-6 by construction).
 
     A line Score tiered critical, and on a failing command also any line that mentions an error
@@ -75,7 +77,8 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def mark_kinds(lines, crit: list[bool], keep: list[bool], kinds) -> dict[str, int]:
+def mark_kinds(lines: Sequence[str], crit: list[bool], keep: list[bool],
+               kinds: Iterable[tuple[Pattern[str], str]]) -> dict[str, int]:
     """Unset ``keep`` for non-critical lines matching one of ``kinds`` (``(regex, name)`` pairs,
     first match wins); return how many lines of each kind were dropped."""
     totals: dict[str, int] = {}

@@ -123,7 +123,7 @@ def mask_header_line(line: str) -> str | None:
     return f'{m["head"]}{m["name"]}: {masked_value(len(m["value"]))}{m["cr"]}'
 
 
-def json_candidates(lines) -> "list[int] | None":
+def json_candidates(lines: list[str] | tuple[str, ...]) -> list[int] | None:
     """Indices of the lines :func:`mask_json_line` may change (a superset), or ``None`` (all)."""
     if not _VALUE_LITERALS:
         return None

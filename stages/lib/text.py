@@ -5,6 +5,12 @@ from __future__ import annotations
 from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 from thresher.dataflow.rxcache import remembered
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from re import Match
+    from typing import Any
+
 ANSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
                      r"|\x1b[@-Z\\-_]|[\x80-\x9f]")
 """Escape sequences, 7-bit (``ESC [``, ``ESC ]``, ``ESC X``) and 8-bit (U+009B CSI, U+009D OSC, and
@@ -25,7 +31,7 @@ def skeleton(line: str) -> str:
     return NUMBER_RE.sub("#", line.strip())
 
 
-def _starts_at_beginning(items) -> bool:
+def _starts_at_beginning(items: list[tuple[Any, Any]]) -> bool:
     """True when every way through the parsed pattern ``items`` starts with ``^``."""
     from thresher.dataflow.regex_needles import C as _C  # the parser re.compile uses
     if not items:
@@ -116,12 +122,12 @@ class LinePatterns:
         return hits
 
 
-def _union(patterns: list[str], method: str):
+def _union(patterns: list[str], method: str) -> Callable[[str], Match[str] | None] | None:
     """The ``match``/``search`` method of one pattern joining ``patterns``; ``None`` when empty."""
     return getattr(re.compile("|".join(f"(?:{p})" for p in patterns)), method) if patterns else None
 
 
-def spans(indices, shift: int = 0, prefix: str = "") -> list[str]:
+def spans(indices: Iterable[int], shift: int = 0, prefix: str = "") -> list[str]:
     """Sorted ``indices`` as runs: ``["#0-#47", "#120"]`` (``prefix="#"``), or with ``shift=1``
     ``["1-48", "121"]``."""
     from more_itertools import consecutive_groups

@@ -8,7 +8,10 @@ A distribution declares, in its ``pyproject.toml``::
 and a graph names the stage by that key, exactly like a built-in one. A user stage gets the same
 treatment as ours: its params model validates the graph's params (unknown keys refused), the
 executor checks its every output (no fabrication, error lines kept, never larger) and fails open to
-its input when it breaks one, and ``thresher check`` property-tests the graphs that use it.
+its input when it breaks one, and ``thresher check`` property-tests the graphs that use it. Its
+source is read when it loads (``contract_check``): a summary line it writes without declaring
+``emits_summaries=True``, or an ``Out`` port it does not declare, is an error of the graph naming
+it, not a rejection on every run.
 
 Loading is lazy: entry points are scanned only when a graph names a stage that is not built in
 (control plane only), and a stage is imported only when named. A broken entry is an error of the
@@ -82,6 +85,11 @@ def validate(key: str, info: object, where: str) -> StageInfo:
     if model.model_config.get("extra") != "forbid":
         raise StageLoadError(f"{where}: params model {info.params!r} accepts unknown keys",
                              hint="set model_config = ConfigDict(extra='forbid') so a typo is an error")
+    from thresher.stages.contract_check import check
+    found = check(key, info.impl, info.ports, info.emits_summaries, strict=False)
+    if found:   # what the executor would reject on every run, seen in the stage's own source
+        raise StageLoadError(f"{where}: {found[0].problem} ({found[0].path}:{found[0].line})",
+                             hint=found[0].fix)
     return info
 
 

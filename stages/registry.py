@@ -20,6 +20,10 @@ from thresher.dataflow.contract import StageInfo
 
 from thresher.stages.plugins import Stages
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
 _P = "thresher.stages.params:"
 
 

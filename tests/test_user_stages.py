@@ -48,6 +48,11 @@ def fabricate(payload, params, ctx):
     return payload.with_view(("all tests passed",), (-1,))
 
 
+def passed_through(payload, params, ctx):
+    from thresher.dataflow.payload import Out
+    return Out("done", payload.select(range(len(payload.lines) // 2)))
+
+
 def P(key, impl="run", params="Params", **kw):
     return StageInfo(key, "distill", f"demo_stages:{impl}", f"demo_stages:{params}", "demo", **kw)
 
@@ -59,6 +64,8 @@ LOOSE = P("loose", params="LooseParams")
 WRONG_KEY = P("something-else")
 ROUTE = StageInfo("my-route", "route", "demo_stages:run", "demo_stages:Params", "demo")
 NOT_INFO = {"key": "dict"}
+UNDECLARED_SUMMARY = P("undeclared-summary")
+UNDECLARED_PORT = P("undeclared-port", impl="passed_through")
 '''
 
 ENTRY_POINTS = """\
@@ -71,6 +78,8 @@ wrong-key = demo_stages:WRONG_KEY
 my-route = demo_stages:ROUTE
 not-info = demo_stages:NOT_INFO
 missing = demo_stages:NOPE
+undeclared-summary = demo_stages:UNDECLARED_SUMMARY
+undeclared-port = demo_stages:UNDECLARED_PORT
 """
 
 GRAPH = """\
@@ -150,6 +159,10 @@ def test_a_user_stage_is_looked_up_like_a_built_in(site):
     ("my-route", "phase 'route' is reserved", "distill"),
     ("not-info", "names a dict, not a StageInfo", "StageInfo(...)"),
     ("missing", "does not load: AttributeError", "fix that module"),
+    # what the executor would reject on every run, read from the source (build() writes a
+    # counted summary line; Out("done") leaves through a port the StageInfo does not declare)
+    ("undeclared-summary", "does not declare emits_summaries=True", "add emits_summaries=True"),
+    ("undeclared-port", "returns Out('done', ...) but declares ports ['out']", "add 'done' to its ports"),
 ])
 def test_a_broken_user_stage_is_refused_naming_the_distribution_and_the_fix(site, key, problem, hint):
     """Each rule a user stage breaks is one error naming the entry point and distribution."""

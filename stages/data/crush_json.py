@@ -29,6 +29,12 @@ from thresher.stages.lib.text import spans
 from thresher.stages.generic.lossless import compressibility
 from thresher.stages.lib.common import over_budget
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 # items per array, chars of prose strings, chars of other strings, depth, anomalies kept per array,
 # keys per object (objects are records more often than maps: they keep more members than arrays)
 # Strings without spaces (ids, URLs, paths, versions) are facts and are cut late, prose early.
@@ -171,7 +177,7 @@ class Renderer:
         last = keep[-1]
         for i in keep:
             end = "" if i == last else ","
-            at = (_key(where[0], node[i][0]), _key(where[1], node[i][0])) if obj else \
+            at: tuple[str, ...] = (_key(where[0], node[i][0]), _key(where[1], node[i][0])) if obj else \
                 (_index(where[0], i), _index(where[1], ""))
             at += (_index(where[1], ""),)
             p = f"{node[i][0]}: " if obj else ""
@@ -217,11 +223,11 @@ class Renderer:
         else:
             table = self.table(values)
             self.note("items", where[1], where[0], n, keep, (len(found), len(set(found) & set(keep))),
-                      self.schema(rows, found) if rows is not None else "",
+                      self.schema(rows) if rows is not None else "",
                       ",".join(table) if table is not None else "", _unshown(rows, keep, ident))
         return keep
 
-    def schema(self, rows: list[dict], found) -> str:
+    def schema(self, rows: list[dict]) -> str:
         """The schema of an array of objects (top-level keys, kinds and counts, values)."""
         cols = [c for c in anomaly.columns(rows) if '"."' not in c]  # top-level keys only
         return "keys: " + " | ".join(f"{c} {anomaly.profile(rows, c)}" for c in cols)
@@ -333,7 +339,7 @@ def render(root, level: tuple, cache: dict) -> list[str]:
 
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Out | None:
     """``Out("crushed", ...)`` with the crushed view, or ``None`` (fits, not JSON, or a failure's
     error lines that a re-laid-out view could not keep byte-exact)."""
     if not over_budget(payload.lines, ctx.budget) or (payload.failed and CRITICAL in payload.tiers):

@@ -33,6 +33,12 @@ from thresher.stages.lib.text import spans
 from thresher.stages.generic.lossless import compressibility
 from thresher.stages.lib.common import over_budget
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe"}
 LEAD_MAX = 3   # leading records (before the header, or of another width) shown as a preamble
 
@@ -91,6 +97,7 @@ class Table:
             lead = at
         self.lead = [i for _, (a, b, _) in zip(range(lead), recs) for i in range(a, b)]
         recs = recs[lead:]
+        self.header: int | None
         if pre and len(pre_fields) == width and width >= 2:
             self.header, self.names = pre - 1, [f.strip() for f in pre_fields]
         elif recs and _looks_header(recs[0][2], recs[1:4]):
@@ -241,7 +248,7 @@ def _fill(payload, params, ctx, t: Table, fixed: list[int], crit: set[int]):
     return best
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The crushed table, or ``None`` (fits the budget, or not a table)."""
     if not over_budget(list(payload.lines), ctx.budget):
         return None

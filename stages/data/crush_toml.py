@@ -25,6 +25,12 @@ from thresher.stages.lib.text import spans
 from thresher.stages.generic.lossless import compressibility
 from thresher.stages.lib.common import over_budget
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _PART = r"""(?:[A-Za-z0-9_\-]++|"(?:[^"\\]|\\.)*+"|'[^']*+')"""
 HEADER_RE = re.compile(rf"^\s*(\[\[?)\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]\]?\s*(?:#.*)?$")
 PART_RE = re.compile(_PART)
@@ -201,7 +207,7 @@ def _keys(lines, start: int, end: int) -> list[str]:
     return out
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The shortened document, or ``None`` (fits the budget, or not TOML we can address)."""
     if not over_budget(list(payload.lines), ctx.budget):
         return None
@@ -211,7 +217,7 @@ def run(payload, params, ctx):
     try:
         import tomllib
         doc = tomllib.loads(text)
-    except Exception:  # not TOML (or no tomllib before Python 3.11): let the graph go on
+    except Exception:  # noqa: BLE001 - not TOML (any parse failure, or no tomllib): the graph goes on
         return None
     lines = list(payload.source)
     headers = scan(lines)

@@ -21,6 +21,12 @@ from thresher.stages.lib.text import spans
 from thresher.stages.generic.lossless import compressibility
 from thresher.stages.lib.common import over_budget
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 # depth shown (deeper collections fold into one counted line), items per sequence, keys per
 # mapping, lines per text block, anomalies per sequence. Nodes at depth 0-1 get four times the
 # items and keys: the top of a document is its table of contents.
@@ -194,7 +200,7 @@ class Walker:
 
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The shortened document, or ``None`` (fits the budget, or not composable YAML)."""
     if not over_budget(list(payload.lines), ctx.budget):
         return None

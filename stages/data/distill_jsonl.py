@@ -22,6 +22,12 @@ import orjson
 from thresher.stages.lib import anomaly
 from thresher.stages.lib.common import build, critical_flags, over_budget
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 MIN_RECORDS = 8
 _KIND_RE = anomaly.STATUS_RE
 _MSG_KEYS = ("msg", "message", "event", "type", "action")
@@ -90,7 +96,7 @@ def kind_columns(rows: list[dict]) -> list[str]:
     return out
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The JSON Lines view, or ``None`` when the input is not JSON Lines or already fits."""
     lines = payload.lines
     if not over_budget(lines, ctx.budget):

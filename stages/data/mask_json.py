@@ -10,8 +10,14 @@ from thresher.dataflow.payload import Out
 
 from thresher.stages.lib.secrets import json_candidates, mask_json_line, mask_view
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
 
-def run(payload, params, ctx):  # noqa: ARG001 - stage signature
+
+def run(payload: Payload, _params: dict[str, Any], _ctx: Context) -> Out | None:
     """mask-json: credential values masked; leaves through ``masked`` (past the re-layout stages,
     which rebuild the document from the unmasked source) or declines."""
     if any(o < 0 for o in payload.origin):

@@ -21,6 +21,12 @@ from thresher.dataflow.plan import content_member
 from thresher.stages.lib import code_langs
 from thresher.stages.lib.elide import elide, numbering, pristine, read_mode, target_file
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _MODES = {"outline": 2, "signatures": 1}
 
 
@@ -38,7 +44,7 @@ def language_of(payload, params) -> str | None:
                              first)
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The outline view of a large source file, or ``None`` (declined)."""
     if payload.failed or not pristine(payload) or not payload.source:
         return None
@@ -74,7 +80,7 @@ def outline_view(payload, lang, asked: int | None, ctx, params):
         view = elide(payload, o.shown, ctx.handle, first, what=f"{lang.name} outline")
         if view is not None and _fits(view, ctx.budget) and _saves(view, payload, params):
             return view
-    if view is None or view.tokens() >= payload.tokens() or (
+    if view is None or o is None or view.tokens() >= payload.tokens() or (
             not _saves(view, payload, params) and _fits(payload, ctx.budget)):
         return None  # a file that fits passes whole rather than as an outline saving little
     # Even one row per definition is over the budget (a header of hundreds of prototypes): those

@@ -23,6 +23,12 @@ from thresher.stages.lib import ranking
 from thresher.stages.documents.markdown_outline import query_words
 from thresher.stages.lib.elide import elide, pristine, read_mode
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 
 def section_view(payload, doc, name: str, ctx):
     """Only the section under the heading called ``name``, the rest elided."""
@@ -77,7 +83,7 @@ def _fits(view, budget: dict) -> bool:
     return len(view.lines) <= budget["max_lines"] and view.tokens() <= budget["max_tokens"]
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The outline view of a long HTML page, or ``None`` (declined)."""
     if payload.failed or not pristine(payload) or not payload.source:
         return None

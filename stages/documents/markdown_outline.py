@@ -17,6 +17,12 @@ from thresher.stages.lib import markdown_doc
 from thresher.stages.lib import ranking
 from thresher.stages.lib.elide import elide, numbering, pristine, read_mode, target_file
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 
 def query_words(command: str) -> list[str]:
     """Words of the question: ``--query`` of ``thresher read``, else the command's operands."""
@@ -57,7 +63,7 @@ def fill(lines, shown: list[bool], query: list[str], leads: set[int], budget: in
     return ranking.choose(ranking.score(texts, query, leads), texts, budget, shown, max_lines, seen)
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The outline view of a long markdown document, or ``None`` (declined)."""
     if payload.failed or not pristine(payload) or not payload.source:
         return None

@@ -22,6 +22,12 @@ from thresher.stages.lib import ranking
 from thresher.stages.documents.markdown_outline import query_words
 from thresher.stages.lib.elide import elide, pristine, read_mode
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 # A sentence starts where a word starts (the lookbehind): tried from every letter of a long word,
 # `[a-z']+` rescanned the rest of it (quadratic: seconds on one 8,000-letter line).
 _SENTENCE = re.compile(r"(?<![A-Za-z'])[A-Za-z][a-z']+(?:[ ,;:]+[A-Za-z(][\w'()-]*){3,}")
@@ -55,7 +61,7 @@ def heading_rows(lines) -> set[int]:
     return set()
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The extractive view of a long prose document, or ``None`` (declined)."""
     if payload.failed or not pristine(payload) or not payload.source:
         return None

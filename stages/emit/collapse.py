@@ -20,6 +20,12 @@ from thresher.stages.lib.budget import fits, room
 from thresher.stages.generic.lossless import RUN_LINE
 from thresher.stages.lib.text import NUMBER_RE, skeleton
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 SUMMARY = "[thresher: {n} similar lines folded]"
 VARIED = "[thresher: {n} similar lines folded; numbers that vary: {what}]"
 FEW = 3
@@ -62,7 +68,8 @@ def varied(folded) -> str:
         elif None in nums:
             parts.append(f"#{k} {len(distinct)} distinct ({values[0]}..{values[-1]} in order)")
         else:
-            parts.append(f"#{k} {values[nums.index(min(nums))]}..{values[nums.index(max(nums))]}")
+            known = [x for x in nums if x is not None]   # (all of them, here)
+            parts.append(f"#{k} {values[nums.index(min(known))]}..{values[nums.index(max(known))]}")
     return "; ".join(parts)
 
 
@@ -87,17 +94,18 @@ def _within_budget(payload, ctx) -> bool:
     return len(payload.lines) <= max_lines and fits(payload, ctx)
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The folded view, or ``None`` when no run is long enough (or none may fold: within the
     budget only exact repeats do, after the first line of each)."""
     last = 1 if params.get("keep_last") else 0
     exact = params["exact_only"] or _within_budget(payload, ctx)
-    runs = [(s, e, _fold(payload.lines[s + 1:e - last])) for s, e in _runs(payload, exact)
-            if e - s >= params["min_run"] + last]
-    runs = [r for r in runs if r[2] is not None]
+    folds = [(s, e, _fold(payload.lines[s + 1:e - last])) for s, e in _runs(payload, exact)
+             if e - s >= params["min_run"] + last]
+    runs = [(s, e, text) for s, e, text in folds if text is not None]
     if not runs:
         return None
-    lines, origin = [], []
+    lines: list[str] = []
+    origin: list[int] = []
     pos = 0
     for start, end, text in runs:
         lines.extend(payload.lines[pos:start + 1])

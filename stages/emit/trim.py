@@ -10,10 +10,16 @@ from __future__ import annotations
 
 from thresher.dataflow.payload import CRITICAL
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 
 def _select(payload, head: int, tail: int) -> list[int]:
     n, origin, tiers = len(payload.lines), payload.origin, payload.tiers
-    keep = []
+    keep: list[int] = []
     for i in range(n):
         o = origin[i]
         if o < 0:
@@ -24,7 +30,7 @@ def _select(payload, head: int, tail: int) -> list[int]:
     return keep
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The trimmed view, or ``None`` when the view already fits the budget."""
     max_lines = params["max_lines"] or ctx.budget["max_lines"]
     max_tokens = ctx.budget["max_tokens"]

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 from thresher.dataflow.payload import NOISE
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
 
-def run(payload, params, ctx):
+
+def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The view without noise lines, or ``None`` when fewer than ``min_lines`` would go."""
     tiers = payload.tiers
     keep = [i for i, o in enumerate(payload.origin) if o < 0 or tiers[o] != NOISE]

@@ -11,8 +11,14 @@ from __future__ import annotations
 
 from thresher.filters import engine, runtime
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
 
-def run(payload, params, ctx):
+
+def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The payload as the matching filter shapes it, or ``None``."""
     if not params["enabled"] or not payload.command:
         return None

@@ -30,6 +30,12 @@ from thresher.dataflow.tokens import estimate
 
 from thresher.stages.lib import jsontree as jt
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 RUN_LINE = "[thresher: previous line repeated {n} more times]"
 BLANK_LINE = "[thresher: {n} more blank lines]"
 TABLE_HEAD = "[thresher: JSON array of {n} objects as a table: the keys, then one row of values per object]"
@@ -133,7 +139,7 @@ def json_untable(lines: list[str], indent: str, colon: str = ": ") -> str | None
     """The inverse of :func:`json_table`."""
     m = _TABLE_RE.match(lines[0]) if lines else None
     keys = jt.tokens(lines[1]) if m and len(lines) > 1 else None
-    if keys is None or int(m.group(1)) != len(lines) - 2:
+    if keys is None or m is None or int(m.group(1)) != len(lines) - 2:
         return None
     keys = [k for k in keys if k != ","]
     toks = ["["]
@@ -190,7 +196,7 @@ def _text_view(payload, params):
     return payload.with_view(lines, [o for _, o in pairs])
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The input in a lossless shorter form when the view is over budget, else ``None``."""
     if _fits(payload.lines, ctx.budget):
         return None

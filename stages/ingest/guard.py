@@ -16,10 +16,17 @@ from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start
 from thresher.dataflow.payload import CLEANABLE_VERDICTS, Out
 from thresher.dataflow.plan import as_file_read
 
-_FLAG_CACHE: dict[tuple, re.Pattern] = {}
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from re import Pattern
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
+_FLAG_CACHE: dict[tuple, Pattern[str]] = {}
 
 
-def _flags(patterns: list[str]) -> re.Pattern:
+def _flags(patterns: list[str]) -> Pattern[str]:
     key = tuple(patterns)
     if key not in _FLAG_CACHE:
         _FLAG_CACHE[key] = re.compile("|".join(f"(?:{p})" for p in patterns) or r"(?!)")
@@ -62,7 +69,7 @@ def verdict(payload, params, reader: str = "agent") -> str | None:
     return None
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Out | None:
     """``Out("verbatim", ...)`` with the reason, or ``None`` to let the graph continue."""
     why = verdict(payload, params, ctx.reader)
     return None if why is None else Out("verbatim", payload.evolve(verdict=why))

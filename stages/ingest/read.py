@@ -22,6 +22,12 @@ from thresher.dataflow.payload import IMPORTANT
 
 from thresher.stages.lib.text import ANSI_RE, ERROR_RE
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _DIRTY = re.compile(r"[\x1b\r\x80-\x9f]")
 """What cleaning may change: escapes (ESC or a C1 control) and carriage returns."""
 _C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
@@ -48,7 +54,7 @@ def clean(line: str, strip_ansi: bool = True, redraws: bool = True, failed: bool
     return body + line[len(line.rstrip("\r")):] if failed and ERROR_RE.search(body) else body
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | None:
     """Return the cleaned payload, or ``None`` when the input is already clean and short."""
     limit = params["max_line_chars"]
     src = payload.source

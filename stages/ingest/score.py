@@ -14,6 +14,12 @@ from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
 
 from thresher.stages.lib.text import LOCATION_RE, LinePatterns, candidate_mask, error_candidates, is_error_line, ones
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _CACHE: dict[tuple, LinePatterns | None] = {}
 
 
@@ -86,21 +92,22 @@ def _tiers(lines, failed: bool, loc: bool, extra, noise, exempt) -> tuple[list[i
     else:
         check = _either(cands, cr)
         if failed and loc:
-            check = _either(check, candidate_mask(lines, _LOCATION_NEEDS, fold=False))
+            locs = candidate_mask(lines, _LOCATION_NEEDS, fold=False)
+            check = bytearray(b"\1") * n if locs is None else _either(check, locs)  # None: any line
     for i in ones(check):
         if not ex[i]:
             tiers[i] = tier(lines[i], failed, cr[i], no[i], loc, False, cands is None or cands[i])
     return tiers, ex
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The payload with ``tiers`` set; ``None`` when every line is merely important."""
     extra, noise = _union(params["critical"]), _union(params["noise"])
     exempt = _union(params.get("not_critical") or [])
     src = payload.source
     # a line's tier depends on its text alone (but for a frame's source line, set below): each
     # distinct line is scored once (tool output repeats lines: test rows, code, log bodies)
-    uniq = list(dict.fromkeys(src))
+    uniq: list[str] | tuple[str, ...] = list(dict.fromkeys(src))
     if len(uniq) * 4 > len(src) * 3:   # few repeats: not worth a line -> tier map's memory
         uniq = src
     found, ex = _tiers(uniq, payload.failed, params["locations_on_failure"], extra, noise, exempt)

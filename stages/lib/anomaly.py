@@ -76,25 +76,26 @@ def _column_flags(rows: list[dict], col: str) -> dict[int, str]:
     """Row index -> reason, for one column."""
     n = len(rows)
     cells = [row.get(col) for row in rows]
-    present = [i for i, c in enumerate(cells) if c is not None and c.present]
+    cell = {i: c for i, c in enumerate(cells) if c is not None and c.present}
+    present = list(cell)
     flags: dict[int, str] = {}
     if len(present) <= 0.2 * n:
         flags.update((i, f"has {col}") for i in present)
     elif len(present) >= 0.8 * n:
         have = set(present)
         flags.update((i, f"no {col}") for i in range(n) if i not in have)
-    kinds = Counter(cells[i].kind for i in present)
+    kinds = Counter(cell[i].kind for i in present)
     if kinds and len(present) >= 4:
         kind, count = kinds.most_common(1)[0]
         if count >= 0.8 * len(present):
-            flags.update((i, f"{col} not {kind}") for i in present if cells[i].kind != kind)
-    values = Counter(cells[i].text for i in present if cells[i].kind not in ("obj", "arr"))
+            flags.update((i, f"{col} not {kind}") for i in present if cell[i].kind != kind)
+    values = Counter(cell[i].text for i in present if cell[i].kind not in ("obj", "arr"))
     if len(values) >= 2 and len(present) >= 4:
         top, count = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))[0]
         if count >= (0.5 if STATUS_RE.search(col) else 0.8) * len(present):
-            flags.update((i, f"{col}={cells[i].text}") for i in present
-                         if cells[i].text != top and cells[i].kind not in ("obj", "arr"))
-    nums = [(i, float(cells[i].text)) for i in present if cells[i].kind == "num"]
+            flags.update((i, f"{col}={cell[i].text}") for i in present
+                         if cell[i].text != top and cell[i].kind not in ("obj", "arr"))
+    nums = [(i, float(cell[i].text)) for i in present if cell[i].kind == "num"]
     if len(nums) >= 8:
         med = _median([x for _, x in nums])
         mad = _median([abs(x - med) for _, x in nums]) * 1.4826
@@ -122,7 +123,7 @@ def find(rows: list[dict]) -> dict[int, list[tuple[str, int]]]:
 def by_rank(found: dict[int, list[tuple[str, int]]]) -> list[int]:
     """Anomalous row indices, most telling first: a status-like column first, then the rarest
     phenomenon (the column that flagged the fewest rows), then most reasons, then the earliest."""
-    def score(item):
+    def score(item: tuple[int, list[tuple[str, int]]]) -> tuple[bool, int, int, int]:
         i, whys = item
         status = any(STATUS_RE.search(w.split("=")[0].split(" ")[-1]) for w, _ in whys)
         return (not status, min(n for _, n in whys), -len(whys), i)
@@ -168,7 +169,7 @@ def ident_column(rows: list[dict]) -> str | None:
     for col in columns(rows)[:6]:
         texts = [row[col].text if col in row and row[col].kind in ("str", "num") else None
                  for row in rows]
-        if None not in texts and len(set(texts)) == len(texts) and max(map(len, texts)) <= 60:
+        if None not in texts and len(set(texts)) == len(texts) and max(len(t or "") for t in texts) <= 60:
             return col
     return None
 

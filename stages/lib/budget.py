@@ -17,6 +17,13 @@ from itertools import chain
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC, Out
 from thresher.dataflow.tokens import estimate
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 FOOTER_ROOM = 40
 """Tokens left free for the footer line Route appends."""
 
@@ -29,12 +36,12 @@ class Group:
     """Units whose dropped members one summary line counts; the line goes after view line ``anchor``.
 
     ``render(dropped_units)`` returns the summary text (``None`` for no line). ``anchor`` is a view
-    index (-1 puts the summary first).
+    index (-1 puts the summary first; ``None``, a commit body without a subject, shows none).
     """
 
     __slots__ = ("anchor", "render", "size", "cost")
 
-    def __init__(self, anchor: int, render) -> None:
+    def __init__(self, anchor: int | None, render: Callable[[list[Unit]], str | None]) -> None:
         self.anchor = anchor
         self.render = render
         self.size = 0        # units in the group
@@ -46,13 +53,13 @@ class Unit:
 
     __slots__ = ("lines", "group", "info")
 
-    def __init__(self, lines: "list[int] | range", group: "Group | None", info: object = None) -> None:
+    def __init__(self, lines: list[int] | range, group: Group | None, info: Any = None) -> None:
         self.lines = list(lines)
         self.group = group
         self.info = info     # whatever the group's summary needs (e.g. +/- line counts)
 
 
-def room(ctx) -> tuple[int, int]:
+def room(ctx: Context) -> tuple[int, int]:
     """``(max_lines, max_tokens)`` a distilled view should meet, leaving room for the footer."""
     return ctx.budget["max_lines"] - 1, ctx.budget["max_tokens"] - FOOTER_ROOM
 
@@ -65,7 +72,7 @@ class LineCosts:
 
     __slots__ = ("lines", "cache")
 
-    def __init__(self, lines) -> None:
+    def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
         self.cache: dict[int, int] = {}
 
@@ -79,18 +86,18 @@ class LineCosts:
         return len(self.lines)
 
 
-def line_costs(lines) -> LineCosts:
+def line_costs(lines: Sequence[str]) -> LineCosts:
     """Per-line token costs of ``lines`` (lazy; their sum bounds the joined estimate)."""
     return LineCosts(lines)
 
 
-def fits(payload, ctx) -> bool:
+def fits(payload: Payload, ctx: Context) -> bool:
     """True when the whole view already meets the budget: nothing needs to go."""
     max_lines, max_tokens = room(ctx)
     return len(payload.lines) <= max_lines and payload.tokens() <= max_tokens
 
 
-def over_budget_costs(payload, ctx) -> LineCosts | None:
+def over_budget_costs(payload: Payload, ctx: Context) -> LineCosts | None:
     """Per-line costs of an original view that exceeds the budget; ``None`` when there is nothing
     to do (an earlier stage already summarised it, it is empty, or it fits)."""
     if any(o < 0 for o in payload.origin) or not payload.lines or fits(payload, ctx):
@@ -98,7 +105,7 @@ def over_budget_costs(payload, ctx) -> LineCosts | None:
     return line_costs(payload.lines)
 
 
-def critical_lines(payload) -> set[int]:
+def critical_lines(payload: Payload) -> set[int]:
     """View indices that must survive: error lines of a failing command (INV-6)."""
     if not payload.failed:
         return set()
@@ -121,7 +128,7 @@ def _price_groups(units: list[Unit]) -> dict[int, Group]:
     return groups
 
 
-def floor(costs: list[int], mandatory: set[int], units: list[Unit],
+def floor(costs: list[int] | LineCosts, mandatory: set[int], units: list[Unit],
           groups: dict[int, Group] | None = None) -> tuple[int, int]:
     """``(tokens, lines)`` of the smallest view: mandatory lines and every group's summary."""
     groups = _price_groups(units) if groups is None else groups
@@ -129,7 +136,7 @@ def floor(costs: list[int], mandatory: set[int], units: list[Unit],
             len(mandatory) + sum(1 for g in groups.values() if g.cost))
 
 
-def select(costs: list[int], mandatory: set[int], units: list[Unit], ctx,
+def select(costs: list[int] | LineCosts, mandatory: set[int], units: list[Unit], ctx: Context,
            prefix: bool = False) -> list[bool]:
     """Per unit: kept? Greedy in the given priority order, within the budget of ``ctx``.
 
@@ -167,7 +174,7 @@ def select(costs: list[int], mandatory: set[int], units: list[Unit], ctx,
     return keep
 
 
-def render(payload, mandatory: set[int], units: list[Unit], keep: list[bool]):
+def render(payload: Payload, mandatory: set[int], units: list[Unit], keep: list[bool]) -> Payload:
     """The view of the kept lines in input order, each group's summary after its anchor."""
     kept = set(mandatory)
     lost: dict[int, list[Unit]] = {}
@@ -178,12 +185,13 @@ def render(payload, mandatory: set[int], units: list[Unit], keep: list[bool]):
         elif u.group is not None:
             lost.setdefault(id(u.group), []).append(u)
             groups[id(u.group)] = u.group
-    after: dict[int, list[str]] = {}
+    after: dict[int | None, list[str]] = {}
     for gid, members in lost.items():
         text = groups[gid].render(members)
         if text:
             after.setdefault(groups[gid].anchor, []).append(text)
-    lines, origin = [], []
+    lines: list[str] = []
+    origin: list[int] = []
     for text in after.get(-1, []):
         lines.append(text)
         origin.append(SYNTHETIC)
@@ -197,8 +205,8 @@ def render(payload, mandatory: set[int], units: list[Unit], keep: list[bool]):
     return payload.with_view(lines, origin)
 
 
-def distill(payload, ctx, mandatory: set[int], units: list[Unit], costs: list[int] | None = None,
-            prefix: bool = False):
+def distill(payload: Payload, ctx: Context, mandatory: set[int], units: list[Unit],
+            costs: list[int] | LineCosts | None = None, prefix: bool = False) -> Payload | None:
     """Select and render in one step; ``None`` when every unit fits (nothing would be dropped)."""
     costs = costs if costs is not None else line_costs(payload.lines)
     crit = critical_lines(payload)
@@ -213,7 +221,7 @@ def distill(payload, ctx, mandatory: set[int], units: list[Unit], costs: list[in
     return render(payload, mandatory, units, keep)
 
 
-def round_robin(sequences: list[list]) -> list:
+def round_robin(sequences: list[list[Any]]) -> list[Any]:
     """Items of ``sequences`` interleaved: every first item, then every second item, and so on."""
     if len(sequences) == 1:
         return list(sequences[0])
@@ -238,7 +246,7 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def done(view):
+def done(view: Payload | None) -> Out | None:
     """A structural distiller's result leaves through ``done`` (straight to Route: its view keeps
     whole hunks/rows, which a generic head-and-tail trim would break); ``None`` stays ``None`` so
     the graph's fallback (trim) handles shapes the distiller does not know."""

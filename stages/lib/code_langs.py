@@ -17,6 +17,10 @@ from __future__ import annotations
 import importlib
 import os
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from tree_sitter import Language
+
 _C_PREPROC = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef")
 _JS_FUNCS = ("function_declaration", "generator_function_declaration", "function_expression",
              "function", "generator_function", "arrow_function", "method_definition")
@@ -136,7 +140,7 @@ class Lang:
                  "imports", "comments", "docstrings", "declarations", "signatures", "preprocessor",
                  "api_bodies")
 
-    def __init__(self, name: str, language, spec: dict) -> None:
+    def __init__(self, name: str, language: Language, spec: dict) -> None:
         def known(key: str) -> frozenset:
             return frozenset(t for t in spec.get(key, ()) if language.id_for_node_kind(t, True))
         self.name = name

@@ -7,16 +7,20 @@ and never rewrites a kept line (the executor would reject it anyway).
 
 from __future__ import annotations
 
-from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
-
 from thresher.dataflow.payload import SYNTHETIC
 from thresher.dataflow.tokens import estimate
 
 # what a distiller must never drop is the engine's definition (a filter asks it too): re-exported
 from thresher.dataflow.errorscan import critical_flags  # noqa: F401 - re-exported
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from thresher.dataflow.payload import Payload
+    from re import Pattern
 
-def build(payload, keep: list[bool], summaries: dict[int, str] | None = None):
+
+def build(payload: Payload, keep: list[bool], summaries: dict[int, str] | None = None) -> Payload | None:
     """The view of ``payload`` keeping view lines where ``keep`` is true.
 
     ``summaries`` maps a view index to a summary line written just before that line (or at the end
@@ -49,7 +53,7 @@ def over_budget(lines: list[str] | tuple[str, ...], budget: dict) -> bool:
     return estimate("\n".join(lines)) > budget.get("max_tokens", 1 << 30)
 
 
-def has_flag(argv: tuple[str, ...] | list[str], pattern: re.Pattern[str]) -> bool:
+def has_flag(argv: tuple[str, ...] | list[str], pattern: Pattern[str]) -> bool:
     """True when any argument of the command line matches ``pattern`` (fully)."""
     return any(pattern.fullmatch(a) for a in argv)
 
@@ -59,7 +63,8 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def mark_kinds(lines, crit: list[bool], keep: list[bool], kinds) -> dict[str, int]:
+def mark_kinds(lines: Sequence[str], crit: list[bool], keep: list[bool],
+               kinds: Iterable[tuple[Pattern[str], str]]) -> dict[str, int]:
     """Unset ``keep`` for non-critical lines matching one of ``kinds`` (``(regex, name)`` pairs,
     first match wins); return how many lines of each kind were dropped."""
     totals: dict[str, int] = {}

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 RUST_HEAD_RE = re.compile(r"^(?:error|warning)(?:\[\w+\])?: \S|^[A-Z]{1,5}\d{2,4}(?: \[\*\])? \S"
                           r"|^unformatted: File would be reformatted$")
 GCC_HEAD_RE = re.compile(r"^[^\s:][^:]*:\d+(?::\d+)?: (?:fatal error|error|warning|note|remark): ")
@@ -64,7 +68,7 @@ def _is_snippet(kind: str, line: str) -> bool:
     return TSC_SNIPPET_RE.match(line) is not None
 
 
-def drop_snippets(lines, keep: list[bool], crit: list[bool]) -> tuple[int, int]:
+def drop_snippets(lines: Sequence[str], keep: list[bool], crit: list[bool]) -> tuple[int, int]:
     """Unset ``keep`` for snippet lines of every diagnostic; return (diagnostics, lines dropped).
 
     A rust-style block (rustc, ruff) ends at a blank line; gcc/clang/mypy/tsc blocks end at the
@@ -99,7 +103,7 @@ def drop_snippets(lines, keep: list[bool], crit: list[bool]) -> tuple[int, int]:
     return diags, dropped
 
 
-def _squeeze_blanks(lines, keep: list[bool], crit: list[bool]) -> int:
+def _squeeze_blanks(lines: Sequence[str], keep: list[bool], crit: list[bool]) -> int:
     """Drop a kept blank line that a dropped snippet left right after another kept blank line
     (tsc --pretty frames each snippet with blank lines); return how many went."""
     dropped, prev_blank, gap = 0, False, False

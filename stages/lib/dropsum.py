@@ -13,8 +13,12 @@ from __future__ import annotations
 
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from thresher.dataflow.payload import Payload
 
-def protected(payload, i: int) -> bool:
+
+def protected(payload: Payload, i: int) -> bool:
     """True when view line ``i`` must stay: a summary already there, or an error line of a failure."""
     o = payload.origin[i]
     return o < 0 or (payload.failed and payload.tiers[o] == CRITICAL)
@@ -29,7 +33,7 @@ def summary_text(tool: str, counts: dict[str, int]) -> str:
     return f"[thresher: {tool}: {parts} not shown]"
 
 
-def drop(payload, kinds: "list[str | None]", tool: str, *, summary: bool = True):
+def drop(payload: Payload, kinds: list[str | None], tool: str, *, summary: bool = True) -> Payload | None:
     """The view without the lines whose ``kinds[i]`` is set, plus one counted summary line.
 
     ``kinds[i]`` is None to keep view line i, else the kind it is counted under. Protected lines
@@ -37,7 +41,9 @@ def drop(payload, kinds: "list[str | None]", tool: str, *, summary: bool = True)
     would be larger than the input.
     """
     counts: dict[str, int] = {}
-    lines, origin, first = [], [], None
+    lines: list[str] = []
+    origin: list[int] = []
+    first: int | None = None
     for i, kind in enumerate(kinds):
         if kind is not None and not protected(payload, i):
             counts[kind] = counts.get(kind, 0) + 1

@@ -34,12 +34,17 @@ from thresher.dataflow.tokens import estimate
 
 from thresher.stages.lib import anomaly
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from thresher.dataflow.payload import Payload
+
 _NUMBERED = re.compile(r"^ *(\d+)\t")
 _FLAG_WITH_VALUE = {"--lines", "--bytes", "--mode", "--query", "--role", "--class"}
 _FLAG_WITH_NUMBER = {"-n", "-c"}  # head -n 300 (but cat -n takes no value)
 
 
-def pristine(payload) -> bool:
+def pristine(payload: Payload) -> bool:
     """True when the view is still the whole source, one line per source line, no summaries.
 
     A document distiller only runs on such a view: after another distiller applied (several may
@@ -49,7 +54,7 @@ def pristine(payload) -> bool:
         o == i for i, o in enumerate(payload.origin))
 
 
-def numbering(lines) -> tuple[int, list[str]] | None:
+def numbering(lines: Sequence[str]) -> tuple[int, list[str]] | None:
     """For ``cat -n`` output: ``(first line number, lines without the number prefix)``.
 
     Every line must carry a ``  N<TAB>`` prefix with consecutive numbers; otherwise ``None``.
@@ -135,7 +140,8 @@ def _gaps(shown: list[bool]) -> list[tuple[int, int]]:
     return gaps
 
 
-def elide(payload, shown: list[bool], handle: str, first_number: int = 1, *, what: str = "outline"):
+def elide(payload: Payload, shown: list[bool], handle: str, first_number: int = 1, *,
+          what: str = "outline") -> Payload | None:
     """The view showing source rows where ``shown`` is true, each gap as one elision line.
 
     ``first_number`` is the file line number of source row 0 (``cat -n`` may start elsewhere).
@@ -208,7 +214,7 @@ class Plan:
         self.notes.append(text)
 
 
-def assemble(payload, plan: Plan, what: str, handle: str) -> tuple[list[str], list[int]]:
+def assemble(payload: Payload, plan: Plan, what: str, handle: str) -> tuple[list[str], list[int]]:
     """The view of ``payload.source`` under ``plan`` (``what``: ``"YAML"``, ``"TOML"``)."""
     src, tiers = payload.source, payload.tiers
     starts = {}

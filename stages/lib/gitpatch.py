@@ -78,24 +78,25 @@ class Patch:
         return self.files + [f for c in self.commits for f in c.files]
 
 
-def _hunk_body(lines: list[str], start: int, header: str, hunk: Hunk) -> int:
-    """Consume the body of ``hunk`` from ``start``; return the index after it."""
-    m = HUNK_RE.match(header)
+def _hunk_body(lines: list[str], start: int, m: re.Match[str], hunk: Hunk) -> int:
+    """Consume the body of ``hunk`` (its header matched as ``m``) from ``start``; return the
+    index after it."""
     width = len(m.group(1)) - 1                    # 1 for @@, 2 for a combined @@@ diff
     ranges = [r for r in m["ranges"].split()]
     counts = [int(r.split(",")[1]) if "," in r else 1 for r in ranges]
-    old, new = (sum(counts[:-1]), counts[-1]) if width == 1 else (None, None)
+    counted = width == 1                           # lines left to read are counted down
+    old, new = (sum(counts[:-1]), counts[-1]) if counted else (0, 0)
     i = start
     while i < len(lines):
         line = lines[i]
         if line.startswith("\\"):                  # "\ No newline at end of file"
             pass
-        elif old is not None and old <= 0 and new <= 0:
+        elif counted and old <= 0 and new <= 0:
             break
-        elif line == "" and old is not None:       # a context line whose space was stripped
+        elif line == "" and counted:               # a context line whose space was stripped
             old, new = old - 1, new - 1
         elif len(line) >= width and all(c in " +-" for c in line[:width]):
-            if old is not None:
+            if counted:
                 c = line[0]
                 old, new = old - (c != "+"), new - (c != "-")
             elif FILE_START_RE.match(line) or COMMIT_RE.match(line):
@@ -147,25 +148,26 @@ def parse(lines: list[str]) -> Patch | None:
             p.commits.append(commit)
         elif line.startswith("GIT binary patch"):
             return None
-        elif state == "file" and FILE_META_RE.match(line):
+        elif state == "file" and fdiff is not None and FILE_META_RE.match(line):   # (set with "file")
             fdiff.header.append(i)
         elif state != "head" and _starts_file(lines, i):
             fdiff, state = FileDiff(), "file"
             fdiff.header.append(i)
             (commit.files if commit is not None else p.files).append(fdiff)
-        elif fdiff is not None and HUNK_RE.match(line):
+        elif fdiff is not None and (m := HUNK_RE.match(line)):
             hunk = Hunk(i)
             fdiff.hunks.append(hunk)
-            i, state = _hunk_body(lines, i + 1, line, hunk), "hunks"
+            i, state = _hunk_body(lines, i + 1, m, hunk), "hunks"
             continue
-        elif state == "head":
+        elif state == "head" and commit is not None:   # (set with "head", as with "message")
             if line == "":
                 state = "message"
             elif not FIELD_RE.match(line):
                 return None
             else:
                 commit.head.append(i)
-        elif state == "message" and (line.startswith("    ") or (line == "" and commit.subject is None)):
+        elif state == "message" and commit is not None and (
+                line.startswith("    ") or (line == "" and commit.subject is None)):
             _message_line(commit, i, line)
         elif state in ("message", "after", "top"):
             state = "after" if commit is not None else "top"

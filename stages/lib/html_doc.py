@@ -15,6 +15,10 @@ import re
 from html import unescape
 from html.parser import HTMLParser
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 _HIDDEN = frozenset(("script", "style", "head", "nav", "template", "svg", "noscript"))
 _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                    "source", "track", "wbr"))
@@ -69,7 +73,7 @@ class _Parser(HTMLParser):
     def _hidden(self) -> bool:
         return any(h for _, h in self.stack)
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         cls = a.get("class") or ""
         # a page's own frame (`<body class="sidebar-visible">`, mdBook) is never navigation
@@ -110,7 +114,7 @@ class _Parser(HTMLParser):
         if tag not in _VOID:
             self.stack.append((tag, hides and tag != "title"))
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         visible = not self._hidden()
         for k in range(len(self.stack) - 1, -1, -1):
             if self.stack[k][0] == tag:
@@ -130,13 +134,13 @@ class _Parser(HTMLParser):
             self.doc.headings.append((row, level, " ".join("".join(parts).split())))
             self.heading = None
 
-    def handle_entityref(self, name):
+    def handle_entityref(self, name: str) -> None:
         self._text(unescape(f"&{name};"), f"&{name};")
 
-    def handle_charref(self, name):
+    def handle_charref(self, name: str) -> None:
         self._text(unescape(f"&#{name};"), f"&#{name};")
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         self._text(data, data)
 
     def _text(self, data: str, md: str) -> None:
@@ -154,7 +158,7 @@ class _Parser(HTMLParser):
                 self.doc.pre[row + k] = self.doc.pre[row + k] or bool(self.in_pre)
 
 
-def parse(lines) -> Doc | None:
+def parse(lines: Sequence[str]) -> Doc | None:
     """The structure of an HTML document given as rows; ``None`` when it does not look like HTML."""
     head = "\n".join(lines[:50]).lower()
     if "<html" not in head and "<!doctype html" not in head and "<body" not in head \

@@ -33,6 +33,13 @@ class Arr(list):
     __slots__ = ()
 
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import TypeAlias
+    Node: TypeAlias = "Obj | Arr | str"
+    """A parsed JSON value: an object, an array, or a scalar's token (its lexeme)."""
+
+
 def tokens(text: str) -> list[str] | None:
     """The JSON tokens of ``text`` (whitespace dropped), or ``None`` when it is not tokenisable.
 
@@ -45,10 +52,11 @@ def tokens(text: str) -> list[str] | None:
     return [tok for tok in found if tok[0] not in " \t\n\r"]
 
 
-def build(toks: list[str]):
+def build(toks: list[str]) -> Node | None:
     """The tree of a token list, or ``None`` when the tokens are not exactly one JSON value."""
     stack: list = []
-    root, key, state = None, None, "value"
+    root, key = None, None
+    state: str | None = "value"
     for tok in toks:
         c = tok[0]
         if state == "end":
@@ -102,7 +110,7 @@ def _close(stack: list, bracket: str) -> str | None:
     return "sep" if stack else "end"
 
 
-def parse(text: str):
+def parse(text: str) -> Node | None:
     """The lexeme tree of ``text``, or ``None`` when it is not one valid JSON document."""
     head = text.lstrip()[:1]
     if not head or head not in '{["-0123456789tfn':
@@ -115,7 +123,7 @@ def parse(text: str):
     return _build_valid(_VALID_TOKEN.findall(text))
 
 
-def _build_valid(toks: list[str]):
+def _build_valid(toks: list[str]) -> Node | None:
     """:func:`build` for the tokens of a document orjson accepted (valid JSON: no state checks;
     a string in an object where a key is due is the key)."""
     stack: list = []
@@ -145,7 +153,7 @@ def _build_valid(toks: list[str]):
     return root
 
 
-def minify(node) -> str:
+def minify(node: Node) -> str:
     """``node`` serialised with no whitespace at all (the lexemes, joined)."""
     if isinstance(node, Obj):
         return "{" + ",".join(k + ":" + minify(v) for k, v in node) + "}"

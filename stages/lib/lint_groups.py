@@ -36,6 +36,10 @@ from thresher.dataflow.tokens import estimate
 from thresher.stages.lib.diagnostics import RUST_HEAD_RE
 from thresher.stages.lib.text import is_error_line
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 PATH_ROW_RE = re.compile(r"^(?P<loc>(?P<path>[^\s:][^:]*):\d+(?::\d+)?):\s*(?P<msg>\S.*)$")
 STYLISH_ROW_RE = re.compile(r"^\s+(?P<loc>\d+:\d+)\s+(?P<msg>(?:error|warning)\s+\S.*)$")
 STYLISH_HEAD_RE = re.compile(r"^(?:[A-Za-z]:)?[^\s:]\S*\.\w+$")
@@ -49,7 +53,7 @@ def _blocked(line: str) -> bool:
     return is_error_line(line) or CORE_ERROR_RE.search(line, 0, 4096) is not None
 
 
-def _ruff_block(lines, rows: list[int], k: int):
+def _ruff_block(lines: Sequence[str], rows: list[int], k: int) -> tuple[int, str, tuple] | None:
     """``(last row index, location, key)`` of the ruff full-format block whose header is
     ``rows[k]``, or ``None`` when the next kept line is not its ``-->`` arrow."""
     if k + 1 >= len(rows):
@@ -67,7 +71,7 @@ def _ruff_block(lines, rows: list[int], k: int):
     return last, arrow["loc"], (arrow["path"], lines[rows[k]], tuple(tail))
 
 
-def findings(lines, keep: list[bool]) -> list[tuple[list[int], str, tuple]]:
+def findings(lines: Sequence[str], keep: list[bool]) -> list[tuple[list[int], str, tuple]]:
     """Every finding among the kept view lines: ``(view indices, location, group key)``."""
     rows = [i for i, k in enumerate(keep) if k]
     out, heading, k = [], None, 0
@@ -100,7 +104,7 @@ def summary(n: int, locations: list[str]) -> str:
     return f"[thresher: the finding above recurs at {n} more {what}] " + " ".join(locations)
 
 
-def group(lines, keep: list[bool], budget: dict) -> tuple[dict[int, str], list[int]]:
+def group(lines: Sequence[str], keep: list[bool], budget: dict) -> tuple[dict[int, str], list[int]]:
     """Groups to fold until the kept view fits ``budget``, largest saving first.
 
     Unsets ``keep`` for the folded findings; returns ``{view index: summary}`` (each summary goes

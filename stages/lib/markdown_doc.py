@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
@@ -30,7 +34,7 @@ class Heading:
         return f"Heading({self.row}, {self.level}, {self.title!r})"
 
 
-def fenced_rows(lines) -> list[bool]:
+def fenced_rows(lines: Sequence[str]) -> list[bool]:
     """Per row: inside a fenced code block (fence lines included) or YAML front matter."""
     inside = [False] * len(lines)
     fence = None
@@ -56,7 +60,7 @@ def fenced_rows(lines) -> list[bool]:
     return inside
 
 
-def headings(lines) -> list[Heading]:
+def headings(lines: Sequence[str]) -> list[Heading]:
     """Every heading of a markdown document, in order."""
     fenced = fenced_rows(lines)
     out: list[Heading] = []

@@ -15,6 +15,11 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+    from thresher.stages.lib.code_langs import Lang
+
 OUTLINE, SIGNATURES, NAMES = 2, 1, 0
 
 _CLOSING = re.compile(r"^(?:[)\]}][)\]};,]*|\}\s*[\w\s,*]+;|end|fi|done|esac|#\s*endif\b.*)"
@@ -26,7 +31,12 @@ _DECL_ROWS = 24
 """A declaration without a body up to this many rows is shown whole (longer: first and last row)."""
 
 
-def end_row(node) -> int:
+def _text(node: Node) -> str:
+    """The source text of ``node`` (a tree parsed from bytes always has it)."""
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def end_row(node: Node) -> int:
     """The last row holding text of ``node`` (a node ending at column 0 ends on the row before)."""
     row, col = node.end_point
     return row - 1 if col == 0 and row > node.start_point[0] else row
@@ -35,7 +45,7 @@ def end_row(node) -> int:
 class Outline:
     """The rows shown at one level, and the definitions found (row, name) on the way."""
 
-    def __init__(self, lang, lines: list[str], level: int) -> None:
+    def __init__(self, lang: Lang, lines: list[str], level: int) -> None:
         self.lang, self.lines, self.level = lang, lines, level
         self.shown = [False] * len(lines)
         self.defs: list[tuple[int, str]] = []
@@ -47,7 +57,7 @@ class Outline:
                 self.shown[r] = True
 
     # -- walking ---------------------------------------------------------------------------------
-    def walk(self, children, depth: int) -> None:
+    def walk(self, children: list[Node], depth: int) -> None:
         """Outline the statements ``children`` of one container level."""
         comment_run: list = []
         for child in children:
@@ -58,7 +68,7 @@ class Outline:
             comment_run = []
             self.statement(child, depth, doc)
 
-    def statement(self, node, depth: int, doc: list) -> None:
+    def statement(self, node: Node, depth: int, doc: list) -> None:
         """Outline one statement (a definition, a container, an import or anything else)."""
         lang = self.lang
         if node.type == "ERROR":  # not understood: never hide what we could not parse
@@ -83,8 +93,8 @@ class Outline:
             self.doc_comment(doc)
         name = def_name(core)
         if name is not None:
-            self.defs.append((name.start_point[0], name.text.decode("utf-8", "replace")))
-        body = self.body(core, False)
+            self.defs.append((name.start_point[0], _text(name)))
+        body = self.body(core)
         member = core.type in lang.containers or (core.type in lang.types and (
             self.level >= OUTLINE or (body is not None and body.type in lang.api_bodies)))
         if body is None:
@@ -110,7 +120,7 @@ class Outline:
                     and _CLOSING.match(self.lines[last].strip()):
                 self.mark(last)
 
-    def prototype(self, node, decl, doc: list) -> None:
+    def prototype(self, node: Node, decl: Node, doc: list) -> None:
         """A declaration without a body (a C prototype, a TypeScript signature): the API itself.
 
         Every row of it is shown at the outline and signatures levels (parameter lists one per
@@ -124,7 +134,7 @@ class Outline:
             return
         name = def_name(decl)
         row = name.start_point[0] if name is not None else first  # PNG_EXPORT(1, int, f, (...))
-        self.defs.append((row, (name or node).text.decode("utf-8", "replace")))
+        self.defs.append((row, _text(name or node)))
         if self.level == NAMES:
             self.mark(row)
         elif last - first < _DECL_ROWS:
@@ -133,7 +143,7 @@ class Outline:
             self.mark(first)
             self.mark(last)
 
-    def plain(self, node, depth: int, definition: bool = False) -> None:
+    def plain(self, node: Node, depth: int, definition: bool = False) -> None:
         """A statement that is not a definition with a body: import, field, one-liner, ...
 
         Definitions nested in it (an anonymous class in a static block, methods of an object
@@ -154,7 +164,7 @@ class Outline:
         if last > first:
             self.nested(node, depth + 1)
 
-    def names_within(self, node, limit: int = 20000) -> None:
+    def names_within(self, node: Node, limit: int = 20000) -> None:
         """Record the names declared in ``node``, a part that did not parse (shown whole): every
         identifier right before a parenthesised list, since the parser's pieces of a declaration
         it did not understand are not reliably nested (``int f`` in one node, ``(int x);`` in the
@@ -166,13 +176,13 @@ class Outline:
                 nxt, up = n, 0
                 while nxt.next_sibling is None and nxt.parent is not None and up < 3:
                     nxt, up = nxt.parent, up + 1
-                nxt = nxt.next_sibling
-                if nxt is not None and nxt.text[:1] == b"(":
-                    self.defs.append((n.start_point[0], n.text.decode("utf-8", "replace")))
+                after = nxt.next_sibling
+                if after is not None and (after.text or b"")[:1] == b"(":
+                    self.defs.append((n.start_point[0], _text(n)))
             elif n.type != "compound_statement":
                 stack.extend(n.children)
 
-    def nested(self, node, depth: int, limit: int = 8) -> None:
+    def nested(self, node: Node, depth: int, limit: int = 8) -> None:
         """Outline the outermost definitions inside ``node`` (not itself a definition)."""
         kinds = self.lang.functions | self.lang.containers | self.lang.types
         for child in node.named_children:
@@ -182,7 +192,7 @@ class Outline:
                 self.nested(child, depth, limit - 1)
 
     # -- node helpers ----------------------------------------------------------------------------
-    def declaration(self, node):
+    def declaration(self, node: Node) -> Node | None:
         """The body-less function declaration ``node`` is (``export``/``declare`` wrappers looked
         through), or ``None``: a declaration node type of the language that declares a function
         (a ``function_declarator`` in C, a parenthesised macro call such as ``PNG_EXPORT(...)``)."""
@@ -197,7 +207,7 @@ class Outline:
             node = kids[-1]
         return None
 
-    def core(self, node):
+    def core(self, node: Node) -> Node | None:
         """The definition or container ``node`` essentially is (``export``, decorators, ``x =``
         wrappers looked through), or ``None``."""
         kinds = self.lang.functions | self.lang.containers | self.lang.types
@@ -214,7 +224,7 @@ class Outline:
                 frontier.extend((c, depth + 1) for c in cand.named_children)
         return None
 
-    def body(self, core, member: bool):
+    def body(self, core: Node) -> Node | None:
         """The body node of a definition (its ``body`` field, or a known body type within)."""
         body = core.child_by_field_name("body")
         if body is not None:
@@ -229,7 +239,7 @@ class Outline:
             frontier = nxt
         return None
 
-    def header_end(self, node, body) -> int:
+    def header_end(self, node: Node, body: Node) -> int:
         """The last row of a definition's signature: the row before its body's contents."""
         prev = body.prev_sibling
         row = end_row(prev) if prev is not None else node.start_point[0]
@@ -238,7 +248,7 @@ class Outline:
             row = start  # Allman-style brace on its own line belongs to the header
         return max(node.start_point[0], min(row, end_row(node)))
 
-    def docstring(self, body) -> None:
+    def docstring(self, body: Node) -> None:
         """Show the first row of a Python docstring (the body's first statement, a string)."""
         first = body.named_children[0] if body.named_children else None
         if first is not None and first.type == "expression_statement" and first.named_children \
@@ -257,7 +267,7 @@ class Outline:
                 return
 
 
-def _declares_function(node, depth: int = 0) -> bool:
+def _declares_function(node: Node, depth: int = 0) -> bool:
     """True when a C-family declaration statement declares a function: a ``function_declarator``
     outside any initializer, or (a macro-wrapped declaration) a parenthesised list in a statement
     that is not an assignment."""
@@ -274,7 +284,7 @@ def _declares_function(node, depth: int = 0) -> bool:
     return False
 
 
-def closed_by_token(core, body) -> bool:
+def closed_by_token(core: Node, body: Node) -> bool:
     """True when a block really ends with a closing token (``}``, ``end``, ``#endif``), unlike a
     Python class whose last row merely belongs to its last statement."""
     for node in (body, core):
@@ -283,7 +293,7 @@ def closed_by_token(core, body) -> bool:
     return False
 
 
-def def_name(core):
+def def_name(core: Node) -> Node | None:
     """The name node of a definition: its ``name`` field, or the identifier inside its
     declarator (C/C++ ``int *f(void)``); ``None`` when it has none on one row."""
     node = core.child_by_field_name("name")
@@ -325,7 +335,7 @@ def unwrap_linkage(text: str) -> str | None:
     return "\n".join(lines) if changed else None
 
 
-def parse(lang, text: str):
+def parse(lang: Lang, text: str) -> Tree | None:
     """The syntax tree of ``text``, or ``None`` when too much of it failed to parse.
 
     A C/C++ file that fails is parsed once more with its ``extern "C"`` braces blanked."""
@@ -336,7 +346,7 @@ def parse(lang, text: str):
     return tree
 
 
-def _parse(lang, text: str):
+def _parse(lang: Lang, text: str) -> Tree | None:
     from tree_sitter import Parser
     tree = Parser(lang.language).parse(text.encode("utf-8", "surrogatepass"))
     root = tree.root_node
@@ -351,7 +361,7 @@ def _parse(lang, text: str):
     return tree
 
 
-def outline(lang, tree, lines: list[str], level: int) -> Outline:
+def outline(lang: Lang, tree: Tree, lines: list[str], level: int) -> Outline:
     """The rows shown at ``level`` for the parsed file."""
     o = Outline(lang, lines, level)
     root = tree.root_node

@@ -30,6 +30,11 @@ from thresher.stages.listings.distill_env import _SECRET_PART, _SECRET_VALUE, se
 from thresher.stages.listings.distill_env import mask_lines as mask_env_lines
 from thresher.stages.lib.text import candidate_mask, needed_literals
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from thresher.dataflow.payload import Payload
+
 # a JSON string, or the unterminated rest of the line: it cannot fail once it starts at a quote
 # (a lone trailing backslash is consumed too), so finditer never re-scans; the loop is possessive
 # (an escape pair or a plain character per step, never re-split), so matching is linear
@@ -118,7 +123,7 @@ def mask_header_line(line: str) -> str | None:
     return f'{m["head"]}{m["name"]}: {masked_value(len(m["value"]))}{m["cr"]}'
 
 
-def json_candidates(lines) -> "list[int] | None":
+def json_candidates(lines: list[str] | tuple[str, ...]) -> list[int] | None:
     """Indices of the lines :func:`mask_json_line` may change (a superset), or ``None`` (all)."""
     if not _VALUE_LITERALS:
         return None
@@ -128,7 +133,9 @@ def json_candidates(lines) -> "list[int] | None":
         [i for i in range(len(lines)) if keys[i] or values[i]]
 
 
-def mask_view(payload, mask, keep=None, only=None) -> "object | None":
+def mask_view(payload: Payload, mask: Callable[[str], str | None],
+              keep: Callable[[Payload, int], bool] | None = None,
+              only: Iterable[int] | None = None) -> Payload | None:
     """``payload`` with each view line ``mask(line)`` changes replaced by a summary line, marked
     ``redacted``; ``None`` when nothing is masked. ``keep(payload, i)`` true: line i stays;
     ``only``: the view lines that may change, in order (``None``: all)."""

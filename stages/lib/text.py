@@ -11,6 +11,12 @@ from thresher.dataflow.escapes import ANSI_RE  # noqa: F401 - re-exported
 # The error-line definition lives in the engine (the executor's fallback view needs it too).
 from thresher.dataflow.errorscan import ERROR_RE, candidate_mask, candidate_masks, candidates, error_candidates, is_error_line, ones  # noqa: F401 - re-exported
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from re import Match
+    from typing import Any
+
 LOCATION_RE = re.compile(r"(?:^|[\s(\"'])[\w./\\-]+\.\w{1,8}:\d+(?::\d+)?\b|\bline \d+\b")
 """``file.ext:line[:col]`` and ``line N`` locations."""
 
@@ -23,7 +29,7 @@ def skeleton(line: str) -> str:
     return NUMBER_RE.sub("#", line.strip())
 
 
-def _starts_at_beginning(items) -> bool:
+def _starts_at_beginning(items: list[tuple[Any, Any]]) -> bool:
     """True when every way through the parsed pattern ``items`` starts with ``^``."""
     from thresher.dataflow.regex_needles import C as _C  # the parser re.compile uses
     if not items:
@@ -108,18 +114,18 @@ class LinePatterns:
                         hits[i] = 1
         masks = candidate_masks(lines, [(lits, "", False) for _search, lits in self._each])
         for (search, _lits), cands in zip(self._each, masks):
-            for i in ones(cands):
+            for i in (range(n) if cands is None else ones(cands)):   # None: any line may match
                 if not hits[i] and search(lines[i]) is not None:
                     hits[i] = 1
         return hits
 
 
-def _union(patterns: list[str], method: str):
+def _union(patterns: list[str], method: str) -> Callable[[str], Match[str] | None] | None:
     """The ``match``/``search`` method of one pattern joining ``patterns``; ``None`` when empty."""
     return getattr(re.compile("|".join(f"(?:{p})" for p in patterns)), method) if patterns else None
 
 
-def spans(indices, shift: int = 0, prefix: str = "") -> list[str]:
+def spans(indices: Iterable[int], shift: int = 0, prefix: str = "") -> list[str]:
     """Sorted ``indices`` as runs: ``["#0-#47", "#120"]`` (``prefix="#"``), or with ``shift=1``
     ``["1-48", "121"]``."""
     from more_itertools import consecutive_groups

@@ -35,6 +35,12 @@ import re
 
 from thresher.dataflow.payload import SYNTHETIC
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _VAR = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$")
 _SECRET_PART = frozenset({"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "APIKEY", "CREDENTIALS",
                           "CREDENTIAL", "PRIVATE", "COOKIE", "AUTH", "SALT", "SIGNATURE", "DSN", "CERT"})
@@ -70,13 +76,14 @@ _DOTENV = re.compile(r"^(?P<export>export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.-
                      r"(?P<value>.*)$")
 
 
-def _dotenv_records(lines) -> list[tuple[int, int, "re.Match | None"]] | None:
+def _dotenv_records(lines) -> list[tuple[int, int, re.Match[str] | None]] | None:
     """``(start, end, match)`` per line group of a ``.env`` file; ``None`` when it is not one.
 
     A comment or blank line is its own group (match ``None``); a value that opens a quote it does
     not close continues on the following lines up to the line that closes it.
     """
-    groups, i = [], 0
+    groups: list[tuple[int, int, re.Match[str] | None]] = []
+    i = 0
     while i < len(lines):
         line = lines[i]
         if not line.strip() or line.lstrip().startswith("#"):
@@ -194,6 +201,7 @@ def _listing(payload, params) -> tuple[list, list] | None:
     out, origin, changed = [], [], False
     for start, end in records:
         m = _VAR.match(lines[start])
+        assert m is not None  # _records() starts a record only where _VAR matches
         values = [m["value"]] + list(lines[start + 1:end])
         verb = None
         if secret_name(m["name"]) or any(secret_value(v) for v in values):
@@ -228,7 +236,7 @@ def _printenv_values(payload) -> tuple[list, list] | None:
     return [f"[thresher: printenv output masked, {len(lines)} lines, {chars} chars]"], [SYNTHETIC]
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The listing with secret (and huge noise) values replaced by counted summary lines."""
     if any(o < 0 for o in payload.origin):
         return None  # already summarised upstream: the view no longer maps line for line

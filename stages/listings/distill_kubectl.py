@@ -21,6 +21,12 @@ import re
 
 from thresher.stages.lib.dropsum import drop
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _HEADER = re.compile(r"^(?:NAMESPACE\s+)?NAME\s{2,}\S")
 _HEALTHY = frozenset({"Running", "Completed", "Succeeded", "Active", "Bound", "Ready", "Available", "True"})
 _COLUMNS = ("STATUS", "READY", "RESTARTS")
@@ -46,8 +52,9 @@ def _cell(row: str, span: tuple[int, int]) -> str | None:
 
 def healthy(row: str, cols: dict[str, tuple[int, int]]) -> bool | None:
     """True/False for a row of a table with health columns; ``None`` when the row does not parse."""
-    cells = {c: _cell(row, cols[c]) for c in _COLUMNS if c in cols}
-    if any(v is None or v == "" for v in cells.values()):
+    got = {c: _cell(row, cols[c]) for c in _COLUMNS if c in cols}
+    cells = {c: v for c, v in got.items() if v}
+    if len(cells) != len(got):   # a cell that does not line up, or an empty one
         return None
     if "STATUS" in cells and cells["STATUS"] not in _HEALTHY:
         return False
@@ -70,7 +77,7 @@ def _over_budget(payload, budget: dict) -> bool:
     return len(payload.lines) > budget["max_lines"] or payload.tokens() > budget["max_tokens"]
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """Healthy rows of an over-budget get table dropped (counted), or ``None``."""
     lines = payload.lines
     if not lines or not _HEADER.match(lines[0]) or any(o < 0 for o in payload.origin):

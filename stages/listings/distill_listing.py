@@ -22,6 +22,12 @@ from thresher.stages.lib import budget
 from thresher.stages.lib.budget import Group, Unit, plural
 from thresher.stages.lib.pathtree import TOOL_MESSAGE_RE, Node, build, fair_order, looks_like_paths
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload, Out
+
 LS_ROW_RE = re.compile(r"^[-dlcbpsDnC?][-rwxsStTlL]{9}[.+@]?\s+\d+\s")
 TOTAL_RE = re.compile(r"^total \d+(?:[.,]\d+)?[KMGTPE]?$")
 SECTION_RE = re.compile(r"^\S.*:$")
@@ -226,6 +232,6 @@ def _distill(payload, params, ctx):
     return paths_view(payload, ctx)
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Out | None:
     """The budgeted listing, or ``None`` (fits already, or a shape this does not know)."""
     return budget.done(_distill(payload, params, ctx))

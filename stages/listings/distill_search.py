@@ -22,6 +22,13 @@ from thresher.stages.lib import budget
 from thresher.stages.lib.budget import Group, Unit, plural
 from thresher.stages.lib.pathtree import TOOL_MESSAGE_RE, build, fair_order, looks_like_paths
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload, Out
+
 NUMBERED_RE = re.compile(r"^(?P<path>[^:\n]+?):(?P<n>\d+):")
 PLAIN_RE = re.compile(r"^(?P<path>[\w.~@+/-][^\s:]*):")
 ITEM_RE = re.compile(r"^(?P<n>\d+)(?P<sep>[:-])")
@@ -86,11 +93,12 @@ def parse_prefixed(lines: list[str], numbered: bool) -> list[Line] | None:
         m = rx.match(line)
         out.append(Line("match", m["path"], line[m.end():]) if m else _other(line))
     _resolve_context(lines, out, numbered)
-    if any(r is None for r in out) or not any(r.kind == "match" for r in out):
+    recs = [r for r in out if r is not None]
+    if len(recs) != len(out) or not any(r.kind == "match" for r in recs):
         return None
-    if not numbered and not all("/" in r.path or "." in r.path for r in out if r.kind == "match"):
+    if not numbered and not all("/" in (r.path or "") or "." in (r.path or "") for r in recs if r.kind == "match"):
         return None
-    return out
+    return recs
 
 
 def parse_headings(lines: list[str]) -> list[Line] | None:
@@ -137,7 +145,7 @@ def parse(lines: list[str]) -> list[Line] | None:
     return None
 
 
-def _file_summary(path: str):
+def _file_summary(path: str | None) -> Callable[[list[Unit]], str]:
     where = f" in {path}" if path else ""
     return lambda dropped: f"[thresher: {plural(len(dropped), 'more match', 'more matches')}{where} not shown]"
 
@@ -145,8 +153,8 @@ def _file_summary(path: str):
 def units_for(recs: list[Line]) -> tuple[set[int], list[Unit]]:
     """Mandatory lines and units (matches round-robin across files, then context blocks)."""
     mandatory = {i for i, r in enumerate(recs) if r.kind in ("head", "other", "blank")}
-    files: dict[str, list[int]] = {}
-    last: dict[str, int] = {}
+    files: dict[str | None, list[int]] = {}
+    last: dict[str | None, int] = {}
     for i, r in enumerate(recs):
         if r.kind in ("match", "context"):
             last[r.path] = i
@@ -202,6 +210,6 @@ def _distill(payload, params, ctx):
     return budget.distill(payload, ctx, mandatory, units, costs) or clipped
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Out | None:
     """The budgeted search result, or ``None`` (fits already, or a shape this does not know)."""
     return budget.done(_distill(payload, params, ctx))

@@ -23,6 +23,12 @@ import re
 from thresher.stages.lib.dropsum import drop, protected
 from thresher.stages.lib.secrets import mask_header_line, mask_view
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _NOISE = (
     (re.compile(r"^\s*% Total\s+% Received % Xferd\s+Average Speed|^\s+Dload\s+Upload\s+Total\s+Spent"),
      "progress meter line{s}"),
@@ -43,7 +49,7 @@ def _kind(line: str) -> str | None:
     return None
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, _params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The output without progress meters and transfer chatter, credentials in headers masked, or
     ``None`` when there is neither."""
     tool = "wget" if re.search(r"(?:^|[\s/])wget\s", payload.command) else "curl"

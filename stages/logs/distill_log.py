@@ -28,6 +28,12 @@ from thresher.stages.lib.common import build, critical_flags, over_budget
 from thresher.stages.data.distill_jsonl import records as jsonl_records
 from thresher.stages.lib.text import skeleton
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 TIMESTAMP_RE = re.compile(
     # Each alternative opens with the character class of its first character, and what it needs
     # before that (a word boundary) is a lookbehind after it: the pattern then starts with one
@@ -152,7 +158,8 @@ def _kind_fields(members: list[int], blocks, lines) -> list[int]:
     """The field positions of :func:`refine` that name a kind in this group. One pass, in memory
     bounded by the fields: a position is dropped once it has more than LOW_CARDINALITY values
     (rows are split and their columns added a chunk of rows at a time)."""
-    width, values, live = 1 << 30, None, set()
+    width, live = 1 << 30, set()
+    values: list[set[str]] | None = None
     for base in range(0, len(members), _CHUNK):
         rows = [lines[blocks[b][0]].split() for b in members[base:base + _CHUNK]]
         if values is None:
@@ -189,7 +196,7 @@ def _blocks(lines, crit: list[bool]) -> list[tuple[int, int]]:
     return out
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The templated log, or ``None`` when it fits, has few repeats, or is JSON Lines."""
     lines = payload.lines
     if not over_budget(lines, ctx.budget) or jsonl_records(lines) is not None:

@@ -17,6 +17,12 @@ from thresher.dataflow.payload import CRITICAL
 from thresher.stages.lib.diagnostics import CARET_RE, drop_snippets, snippet_summary
 from thresher.stages.lib.common import build, critical_flags, mark_kinds, over_budget
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 DIR_RE = re.compile(r"^g?make(?:\[\d+\])?: (?:Entering|Leaving) directory ")
 CMAKE_RE = re.compile(r"^\[\s*\d+%\] (?:Building|Linking|Built target|Scanning|Generating)\b"
                       r"|^\[\d+/\d+\] (?:Building|Linking|Generating|Compiling)\b")
@@ -25,7 +31,7 @@ _KINDS = ((DIR_RE, "directory changes"), (CMAKE_RE, "build progress"),
           (KBUILD_RE, "build progress"))
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The distilled build view, or ``None`` when there is nothing to drop."""
     lines = payload.lines
     crit = critical_flags(payload)

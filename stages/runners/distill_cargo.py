@@ -22,6 +22,12 @@ from thresher.dataflow.payload import CRITICAL
 from thresher.stages.lib.diagnostics import drop_snippets, snippet_summary
 from thresher.stages.lib.common import build, critical_flags, over_budget, plural
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 PROGRESS_RE = re.compile(
     r"^\s+(?P<verb>Compiling|Checking|Downloaded|Downloading|Fresh|Updating|Locking|Adding|"
     r"Blocking|Documenting|Packaging|Verifying|Archiving|Unpacking|Removing|Updated)\s\S")
@@ -88,12 +94,12 @@ def _fold_backtraces(payload, keep: list[bool]) -> dict[int, str]:
                 cut += j - i
                 first = i if first is None else first
             i = j
-        if cut:
+        if cut and first is not None:   # (set with the first cut)
             summaries[first] = f"[thresher: {plural(cut, 'line')} of Rust toolchain backtrace frames not shown]"
     return summaries
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The distilled cargo view, or ``None`` when there is nothing to drop."""
     lines = payload.lines
     crit = critical_flags(payload)

@@ -24,6 +24,12 @@ import re
 
 from thresher.stages.lib.dropsum import drop
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _BK = re.compile(r"^#(?P<id>\d+) (?P<rest>.*)$")
 _BK_HEAD = re.compile(r"^\[[^\]]*\d+/\d+\] |^\[internal\] |^exporting |^(?:resolve|load|transferring) ")
 _BK_KEEP = re.compile(r"^(?:writing image|naming to|exporting to image|ERROR|CANCELED|WARN|error)")
@@ -44,7 +50,7 @@ def _buildkit(lines, kinds: list) -> None:
         if m:
             vertices.setdefault(m["id"], []).append(i)
     for idx in vertices.values():
-        rests = [_BK.match(lines[i])["rest"] for i in idx]
+        rests = [m["rest"] for i in idx if (m := _BK.match(lines[i]))]   # (every one matches)
         if any(r.startswith(("ERROR", "CANCELED")) for r in rests):
             continue
         internal = rests[0].startswith("[internal] ")
@@ -75,7 +81,7 @@ def _classic(lines, kinds: list) -> None:
                 kinds[i] = "line{s} of command output from steps that passed"
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, _params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The build/pull output without bookkeeping, or ``None`` when it is not a build or pull."""
     lines = payload.lines
     kinds: list = [None] * len(lines)

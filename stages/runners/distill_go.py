@@ -19,6 +19,12 @@ import re
 from thresher.stages.lib import passing_rows
 from thresher.stages.lib.common import build, critical_flags, mark_kinds
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 BANNER_RE = re.compile(r"^\s*=== (?:RUN|PAUSE|CONT|NAME)\s+\S")
 NO_FILES_RE = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
 RESULT_RE = re.compile(r"^\s*--- (?:PASS|FAIL|SKIP):")
@@ -30,7 +36,7 @@ _KINDS = ((BANNER_RE, "RUN/PAUSE/CONT banners"), (NO_FILES_RE, "packages without
           (MODULE_RE, "module downloads"))
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, _params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The distilled go view, or ``None`` (JSON events, or nothing to drop)."""
     lines = payload.lines
     if sum(1 for line in lines[:20] if line.startswith("{")) > 2:
@@ -59,7 +65,8 @@ def _pass_rows(lines, crit: list[bool]) -> list:
     A row with output under it (indented deeper, not another row or banner) stays: that output is
     the test's log. Rows after the last package line (a killed run) have no group and stay.
     """
-    rows, pending = [], []
+    rows: list[passing_rows.Row] = []
+    pending: list[int] = []
     for i, line in enumerate(lines):
         if m := PACKAGE_RE.match(line):
             rows.extend(passing_rows.Row(k, f"--- PASS rows of {m['pkg']}") for k in pending)

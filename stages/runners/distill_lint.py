@@ -20,8 +20,14 @@ from thresher.stages.lib import lint_groups
 from thresher.stages.lib.diagnostics import drop_snippets, snippet_summary
 from thresher.stages.lib.common import critical_flags, over_budget
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
 
-def run(payload, params, ctx):
+
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The view without code snippets and with repeated findings grouped, when over budget;
     else ``None``."""
     lines = payload.lines
@@ -29,7 +35,8 @@ def run(payload, params, ctx):
         return None
     keep = [True] * len(lines)
     diags, cut = drop_snippets(lines, keep, critical_flags(payload))
-    groups, folded = {}, []
+    groups: dict[int, str] = {}
+    folded: list[int] = []
     if params.get("group", True) and over_budget([s for s, k in zip(lines, keep) if k], ctx.budget):
         groups, folded = lint_groups.group(lines, keep, ctx.budget)
     if not cut and not groups:

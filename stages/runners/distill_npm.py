@@ -23,6 +23,12 @@ import re
 
 from thresher.stages.lib.dropsum import drop, has_flag, protected
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _VERBOSE = ("--verbose", "-d", "-dd", "-ddd", "--loglevel", "--reporter")
 
 _INSTALL_NOISE = (
@@ -150,7 +156,7 @@ def _subtree_keeps(lines, kinds: list, stays: list, i: int, end: int) -> bool:
     return False
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The view without npm/pnpm/yarn noise and passing tests, or ``None`` when none was found."""
     if has_flag(payload.argv, *_VERBOSE):
         return None

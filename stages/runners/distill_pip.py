@@ -22,6 +22,12 @@ import re
 
 from thresher.stages.lib.dropsum import drop, has_flag
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 _TOP = re.compile(r"\(from -[rc] ")
 _REQ = re.compile(r"^(?:Collecting|Processing|Requirement already satisfied:) ")
 _NOISE = (
@@ -64,7 +70,7 @@ def _fold_warnings(lines, kinds: list, at_least: int) -> None:
                 kinds[i] = "similar warning{s}"
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The view with pip/uv chatter folded into one counted line, or ``None`` if none was found."""
     if has_flag(payload.argv, "-v", "-vv", "-vvv", "--verbose"):
         return None

@@ -29,6 +29,12 @@ from thresher.stages.runners import distill_unittest
 from thresher.stages.lib import passing_rows
 from thresher.stages.lib.common import build, critical_flags, has_flag, over_budget, plural
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 COUNTS_RE = re.compile(
     r"^(?:=+ )?(?:no tests ran|\d+ \w+(?: \w+)?(?:, \d+ \w+(?: \w+)?)*)"
     r" in [\d.]+s(?: \([\d:.]+\))?(?: =+)?$")
@@ -197,7 +203,7 @@ def _fold_internal_frames(payload, keep: list[bool], start: int, final: int) -> 
     return summaries
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The distilled pytest view, or ``None`` when this is not a complete pytest run."""
     lines = payload.lines
     if any(line.startswith("INTERNALERROR>") for line in lines):

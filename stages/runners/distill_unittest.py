@@ -20,6 +20,13 @@ from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start
 from thresher.stages.lib import passing_rows
 from thresher.stages.lib.common import build, critical_flags, over_budget, plural
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from re import Match
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 RAN_RE = re.compile(r"^Ran \d+ tests? in [\d.]+s$")
 RESULT_RE = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \(.*\))?$")
 MARKS_RE = re.compile(r"^[.sxu]+$")
@@ -41,7 +48,7 @@ def _closing(lines: tuple[str, ...]) -> bool:
     return len(tail) >= 2 and RAN_RE.match(tail[-2]) is not None and RESULT_RE.match(tail[-1]) is not None
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, _params: dict[str, Any], ctx: Context) -> Payload | None:
     """The view without passing progress, or ``None`` when this is not a finished unittest run."""
     return distill(payload, ctx.budget if ctx is not None else None)
 
@@ -62,7 +69,7 @@ def _drop_rules(lines, crit: list[bool], keep: list[bool]) -> int:
     return cut
 
 
-def _group(m: re.Match) -> str:
+def _group(m: Match[str]) -> str:
     """The module of a row: ``(module.Class)``, or ``(module.Class.name)`` on Python 3.11+."""
     where, name = m["where"], m["name"]
     if where.endswith("." + name):

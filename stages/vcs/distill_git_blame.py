@@ -21,6 +21,12 @@ from thresher.stages.lib import budget
 from thresher.stages.lib.budget import Group, Unit
 from thresher.stages.listings.distill_search import DEF_RE
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload, Out
+
 LAYOUT = ("[thresher: git blame with each commit's hash, author and date said once per run: a row "
           "\"N) code\" is line N, of the commit of the nearest whole row above]")
 
@@ -115,6 +121,6 @@ def _distill(payload, params, ctx):
     return None if view is None else compact(view, rows) or view
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Out | None:
     """The compacted or budgeted blame, or ``None`` (not a blame, or nothing saved)."""
     return budget.done(_distill(payload, params, ctx))

@@ -19,6 +19,12 @@ from thresher.stages.lib import budget
 from thresher.stages.lib.budget import Group, Unit, plural
 from thresher.stages.lib.gitpatch import ONELINE_RE, Patch, parse
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload, Out
+
 TOP_SHARE = 0.7
 """When only some commits/files fit, their skeletons may take this share of the budget."""
 
@@ -137,6 +143,6 @@ def _distill(payload, params, ctx):
     return budget.distill(payload, ctx, cut[0], cut[1], costs)
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Out | None:
     """The budgeted diff/log, or ``None`` (fits already, or a shape this does not know)."""
     return budget.done(_distill(payload, params, ctx))

@@ -21,6 +21,13 @@ from thresher.stages.lib import budget
 from thresher.stages.lib.budget import Group, Unit, plural
 from thresher.stages.lib.pathtree import build, fair_order
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload, Out
+
 BRANCH_RE = re.compile(r"^(?:On branch \S|HEAD detached (?:at|from) |Not currently on any branch|"
                        r"nothing to commit|nothing added to commit|no changes added to commit|"
                        r"(?:interactive )?rebase in progress|You are currently |"
@@ -48,7 +55,7 @@ def _short_sections(lines: list[str]) -> list[tuple[str, list[int]]] | None:
     """Short-form rows grouped as conflicts, changes, untracked, ignored; ``None`` if not short."""
     if not all(SHORT_RE.match(s) for s in lines if s):
         return None
-    named = {"conflict": [], "changed": [], "untracked": [], "ignored": []}
+    named: dict[str, list[int]] = {"conflict": [], "changed": [], "untracked": [], "ignored": []}
     for i, line in enumerate(lines):
         if not line or line.startswith("## "):
             continue
@@ -57,6 +64,11 @@ def _short_sections(lines: list[str]) -> list[tuple[str, list[int]]] | None:
                 "conflict" if xy in CONFLICT_XY else "changed")
         named[kind].append(i)
     return [(k, v) for k, v in named.items()]
+
+
+def _more_rows(word: str, where: str) -> Callable[[list[Unit]], str]:
+    """The summary of a section's dropped rows."""
+    return lambda dropped: f"[thresher: {plural(len(dropped), word)}{where} not shown]"
 
 
 def _units(lines: list[str], sections, short: bool) -> tuple[set[int], list[Unit]]:
@@ -71,8 +83,7 @@ def _units(lines: list[str], sections, short: bool) -> tuple[set[int], list[Unit
             continue
         word = f"more {title} file" if short else "more file"
         where = "" if short else f' under "{title}:"'
-        group = Group(rows[-1], lambda d, w=word, at=where:
-                      f"[thresher: {plural(len(d), w)}{at} not shown]")
+        group = Group(rows[-1], _more_rows(word, where))
         order = fair_order(build([(i, _path(lines[i], short)) for i in rows]))
         seqs.append([Unit([i], group) for i in order])
     return mandatory, budget.round_robin(seqs)
@@ -116,6 +127,6 @@ def _distill(payload, params, ctx):
     return budget.distill(view, ctx, mandatory, units, costs) or (view if hints else None)
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Out | None:
     """Status without hints, rows water-filled over budget; ``None`` when not a status."""
     return budget.done(_distill(payload, params, ctx))

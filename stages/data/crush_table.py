@@ -35,6 +35,7 @@ from thresher.stages.lib.common import over_budget
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Budget
     from typing import Any
     from thresher.dataflow.contract import Context
     from thresher.dataflow.payload import Payload
@@ -199,7 +200,7 @@ def extremes(t: Table) -> list[int]:
     return out
 
 
-def _over(view: list[str], budget: dict) -> bool:
+def _over(view: list[str], budget: Budget) -> bool:
     """:func:`over_budget` of the view as emitted (with its final newline, as Trim counts it)."""
     return over_budget(view, budget) or over_budget(["\n".join(view) + "\n"], budget)
 

@@ -23,6 +23,7 @@ from thresher.stages.lib.elide import elide, numbering, pristine, read_mode, tar
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Budget
     from typing import Any
     from thresher.dataflow.contract import Context
     from thresher.dataflow.payload import Payload
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 _MODES = {"outline": 2, "signatures": 1}
 
 
-def _fits(view, budget: dict) -> bool:
+def _fits(view, budget: Budget) -> bool:
     return len(view.lines) <= budget["max_lines"] and view.tokens() <= budget["max_tokens"]
 
 

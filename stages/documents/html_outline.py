@@ -25,6 +25,7 @@ from thresher.stages.lib.elide import elide, pristine, read_mode
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Budget
     from typing import Any
     from thresher.dataflow.contract import Context
     from thresher.dataflow.payload import Payload
@@ -79,7 +80,7 @@ def anchor_rows(doc, shown: list[bool], max_lines: int, signatures: bool) -> lis
     return shown
 
 
-def _fits(view, budget: dict) -> bool:
+def _fits(view, budget: Budget) -> bool:
     return len(view.lines) <= budget["max_lines"] and view.tokens() <= budget["max_tokens"]
 
 

@@ -32,6 +32,7 @@ from thresher.stages.lib import jsontree as jt
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Budget
     from typing import Any
     from thresher.dataflow.contract import Context
     from thresher.dataflow.payload import Payload
@@ -158,7 +159,7 @@ def json_untable(lines: list[str], indent: str, colon: str = ": ") -> str | None
 
 # -- the stage -------------------------------------------------------------------------------
 
-def _fits(lines, budget: dict) -> bool:
+def _fits(lines, budget: Budget) -> bool:
     return len(lines) <= budget["max_lines"] and estimate("\n".join(lines)) <= budget["max_tokens"]
 
 

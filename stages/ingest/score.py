@@ -30,8 +30,8 @@ def _union(patterns: list[str]) -> LinePatterns | None:
     return _CACHE[key]
 
 
-def tier(line: str, failed: bool, extra: bool, noise: bool, locations: bool, exempt: bool = False,
-         maybe_error: bool = True) -> int:
+def tier(line: str, failed: bool, extra: int, noise: int, locations: bool, exempt: int = False,
+         maybe_error: int = True) -> int:
     """The tier of one line, given whether the graph's ``critical``, ``noise`` and ``not_critical``
     patterns match it (``maybe_error=False``: the line is known not to match ERROR_RE)."""
     if not exempt:

@@ -15,6 +15,7 @@ from thresher.dataflow.errorscan import critical_flags  # noqa: F401 - re-export
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Budget
     from collections.abc import Iterable, Sequence
     from thresher.dataflow.payload import Payload
     from re import Pattern
@@ -46,7 +47,7 @@ def build(payload: Payload, keep: list[bool], summaries: dict[int, str] | None =
     return view if view.tokens() <= payload.tokens() else None
 
 
-def over_budget(lines: list[str] | tuple[str, ...], budget: dict) -> bool:
+def over_budget(lines: list[str] | tuple[str, ...], budget: Budget) -> bool:
     """True when ``lines`` exceed the graph's line or token budget."""
     if len(lines) > budget.get("max_lines", 1 << 30):
         return True

@@ -38,6 +38,7 @@ from thresher.stages.lib.text import is_error_line
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Budget
     from collections.abc import Sequence
 
 PATH_ROW_RE = re.compile(r"^(?P<loc>(?P<path>[^\s:][^:]*):\d+(?::\d+)?):\s*(?P<msg>\S.*)$")
@@ -104,7 +105,7 @@ def summary(n: int, locations: list[str]) -> str:
     return f"[thresher: the finding above recurs at {n} more {what}] " + " ".join(locations)
 
 
-def group(lines: Sequence[str], keep: list[bool], budget: dict) -> tuple[dict[int, str], list[int]]:
+def group(lines: Sequence[str], keep: list[bool], budget: Budget) -> tuple[dict[int, str], list[int]]:
     """Groups to fold until the kept view fits ``budget``, largest saving first.
 
     Unsets ``keep`` for the folded findings; returns ``{view index: summary}`` (each summary goes

@@ -23,6 +23,7 @@ from thresher.stages.lib.dropsum import drop
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Budget
     from typing import Any
     from thresher.dataflow.contract import Context
     from thresher.dataflow.payload import Payload
@@ -73,7 +74,7 @@ def healthy(row: str, cols: dict[str, tuple[int, int]]) -> bool | None:
     return True
 
 
-def _over_budget(payload, budget: dict) -> bool:
+def _over_budget(payload, budget: Budget) -> bool:
     return len(payload.lines) > budget["max_lines"] or payload.tokens() > budget["max_tokens"]
 
 

@@ -30,6 +30,7 @@ from thresher.stages.lib.text import skeleton
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Budget
     from typing import Any
     from thresher.dataflow.contract import Context
     from thresher.dataflow.payload import Payload
@@ -236,8 +237,9 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
             seen.add(text)
     if errors:
         wider = _view(payload, blocks, groups, shown | errors, crit)
-        room = {"max_lines": ctx.budget.get("max_lines", 1 << 30) * ERRORS_SHARE,
-                "max_tokens": ctx.budget.get("max_tokens", 1 << 30) * ERRORS_SHARE}
+        # whole lines and tokens: n > int(x) exactly when n > x, for a count n and x >= 0
+        room: Budget = {**ctx.budget, "max_lines": int(ctx.budget["max_lines"] * ERRORS_SHARE),
+                        "max_tokens": int(ctx.budget["max_tokens"] * ERRORS_SHARE)}
         if wider is not None and not over_budget(wider.lines, room):
             return wider
     return _view(payload, blocks, groups, shown, crit)

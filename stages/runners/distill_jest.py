@@ -29,6 +29,13 @@ STAGE = Stage("distill-jest", "distill",
               params={"min_group": Param(3, ge=2, doc="passing rows a group needs before it folds")},
               emits_summaries=True)
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from thresher.dataflow.contract import Context
+    from thresher.dataflow.payload import Payload
+
 PASS_ROW_RE = re.compile(r"^(?P<ind>\s*)[✓✔√] (?P<name>.*?)(?: \(\d+(?:\.\d+)? ?m?s\)| \d+ ?m?s)?$")
 FILE_RE = re.compile(r"^(?:PASS|FAIL) +(?P<file>\S+)")
 PASS_FILE_RE = re.compile(r"^PASS +\S")
@@ -39,7 +46,7 @@ NODE_FRAME_RE = re.compile(r"^\s+at (?:.*\()?node:internal/")
 _KINDS = ((NODE_FRAME_RE, "node-internal stack frames"),)
 
 
-def run(payload, params, ctx):
+def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The distilled run, or ``None`` (no passing rows to fold and nothing to drop)."""
     lines = payload.lines
     crit = critical_flags(payload)
@@ -65,7 +72,7 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _rows(payload, crit: list[bool]) -> list[passing_rows.Row]:
+def _rows(payload: Payload, crit: list[bool]) -> list[passing_rows.Row]:
     """Passing rows of the view with their group label (``PASS file`` rows: a group of their own).
 
     Groups are read from the source lines (a filter before this stage may have dropped the
@@ -74,13 +81,14 @@ def _rows(payload, crit: list[bool]) -> list[passing_rows.Row]:
     labels = _groups(payload.source)
     rows = []
     for i, (line, o) in enumerate(zip(payload.lines, payload.origin)):
-        if o < 0 or crit[i] or labels[o] is None or line != payload.source[o]:
+        label = labels[o] if o >= 0 else None
+        if label is None or crit[i] or line != payload.source[o]:
             continue
-        rows.append(passing_rows.Row(i, labels[o]))
+        rows.append(passing_rows.Row(i, label))
     return rows
 
 
-def _groups(source) -> list[str | None]:
+def _groups(source: tuple[str, ...]) -> list[str | None]:
     """Per source line: the group label of a passing row, else ``None``."""
     out: list[str | None] = [None] * len(source)
     file = ""

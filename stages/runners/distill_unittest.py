@@ -22,6 +22,7 @@ from thresher.stages.lib.common import build, critical_flags, over_budget, plura
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.shapes import Budget
     from re import Match
     from typing import Any
     from thresher.dataflow.contract import Context
@@ -91,7 +92,7 @@ def _fold_rows(lines, crit: list[bool], keep: list[bool], summaries: dict[int, s
     passing_rows.fold(rows, keep, summaries)
 
 
-def distill(payload, budget: dict | None = None):
+def distill(payload, budget: Budget | None = None):
     """:func:`run` without params (distill-pytest hands over output that has no pytest shape)."""
     lines = payload.lines
     if not _closing(lines):

@@ -134,7 +134,7 @@ def search_main(args) -> int:
     if args.all_scopes:
         scope, where = None, "every scope"
     else:
-        from thresher import switches
+        from thresher.boundary import switches
         scope = switches.scope() if args.scope is None else args.scope.strip()
         where = f"scope {scope!r}" if scope else "no session scope"
     try:

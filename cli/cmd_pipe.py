@@ -88,7 +88,7 @@ def main(argv: list[str]) -> int:
     from thresher.dataflow.plan import examine_budget
     budget = examine_budget(MAX_INPUT)
     data = stdin.read(budget + 1)
-    from thresher import switches
+    from thresher.boundary import switches
     if len(data) > budget:
         if switches.disabled() or switches.measure_only():
             _stream_raw(data, stdin, stdout)  # too big to hold: pass through in bounded memory

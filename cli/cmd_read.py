@@ -118,7 +118,7 @@ def _write_remembered(args, raw: bytes, shown: bytes) -> None:
     exactly this content, a diff only against the version that scope saw; it learns only from
     whole deliveries (an outline is partial: the next read is full). Any cache error: ``shown``.
     """
-    from thresher import switches
+    from thresher.boundary import switches
     reply, cache, scope = None, None, ""
     try:
         scope = "" if switches.read_stubs_off() else switches.scope()

@@ -35,6 +35,10 @@ from __future__ import annotations
 import os
 import sys
 
+from thresher.boundary.run_args import STREAM_AFTER, parse
+
+__all__ = ["HELP", "MAX_CAPTURE", "QUIET_ENV", "STREAM_AFTER", "main", "parse"]
+
 HELP = __doc__.split("\n", 2)[2] + """
 usage: thresher run [--raw] [--role ROLE] [--class CLASS] [--stream-after SECONDS] -- CMD [ARGS...]
 
@@ -49,56 +53,6 @@ QUIET_ENV = {"NO_COLOR": "1", "CLICOLOR": "0", "PY_COLORS": "0", "CARGO_TERM_COL
              "npm_config_color": "false", "GIT_PAGER": "cat", "PAGER": "cat",
              "CARGO_TERM_PROGRESS_WHEN": "never", "PIP_PROGRESS_BAR": "off"}
 MAX_CAPTURE = 64 * 1024 * 1024
-STREAM_AFTER = 300.0
-"""Seconds a command may run before its output streams raw: a hang guard for commands that never
-end (servers the classifier did not recognise), generous so that ordinary builds and test runs,
-which take longer on a loaded machine, are never raw because of the clock."""
-
-
-def parse(argv: list[str]) -> tuple[dict, list[str]]:
-    """Split thresher's options from the command; raise ValueError when there is no command.
-
-    A bad option (unknown, missing or malformed value) does not stop the command: it is noted in
-    ``opts["bad"]`` and the caller runs the command untouched, with a warning (thresher's own
-    usage error must never cost the agent its command).
-    """
-    opts = {"raw": False, "role": os.environ.get("THRESHER_ROLE", "default"), "pclass": None,
-            "stream_after": STREAM_AFTER, "bad": []}
-    keys = {"--role": "role", "--class": "pclass", "--stream-after": "stream_after"}
-    i = 0
-    while i < len(argv) and argv[i] != "--":
-        flag, eq, value = argv[i].partition("=")
-        if flag == "--raw":
-            opts["raw"] = True
-        elif flag in keys:
-            if not eq:
-                if i + 1 >= len(argv) or argv[i + 1] == "--":
-                    opts["bad"].append(f"option {flag} needs a value")
-                    i += 1
-                    continue
-                i += 1
-                value = argv[i]
-            _set(opts, keys[flag], flag, value)
-        elif flag.startswith("-"):
-            opts["bad"].append(f"unknown option {argv[i]!r}")
-        else:
-            break  # the command starts here (the `--` is optional when unambiguous)
-        i += 1
-    cmd = argv[i + 1:] if i < len(argv) and argv[i] == "--" else argv[i:]
-    if not cmd:
-        raise ValueError("; ".join(opts["bad"] + ["no command given"]))
-    return opts, cmd
-
-
-def _set(opts: dict, key: str, flag: str, value: str) -> None:
-    if key != "stream_after":
-        opts[key] = value
-        return
-    try:
-        opts[key] = float(value)
-    except ValueError:
-        opts["bad"].append(f"option {flag} wants a number of seconds, got {value!r}")
-
 
 def _exec(cmd: list[str]) -> int:
     """Replace this process with the command (exit status is then exactly the command's)."""
@@ -135,7 +89,7 @@ def main(argv: list[str]) -> int:
     if opts["bad"]:
         sys.stderr.write(f"thresher run: {'; '.join(opts['bad'])} (running the command unfiltered;"
                          " see `thresher run --help`)\n")
-    from thresher import switches
+    from thresher.boundary import switches
     if opts["raw"] or opts["bad"] or switches.disabled() or not _open_fds(1, 2):
         return _exec(cmd)  # (a closed stdout/stderr: the command meets it itself, as in the shell)
     from thresher.runner import Forwarder, Held
@@ -216,7 +170,7 @@ def _emit_big(head: bytes, spill, ctx: dict) -> None:
     """stdout over the examination budget (``head`` buffered, the rest in ``spill``): examined up
     to the budget, the rest scanned for error lines (``thresher.dataflow.big``); binary: one line;
     raw when measuring, disabled, or on thresher's own failure before anything was written."""
-    from thresher import switches
+    from thresher.boundary import switches
     from thresher.runner import CHUNK, _write_all
     try:
         if not (switches.disabled() or switches.measure_only()):
@@ -303,7 +257,7 @@ def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> N
     recorded; a kept stream is recorded as passed through untouched.
     """
     out, res, measuring, scope = data, None, False, ""
-    from thresher import switches
+    from thresher.boundary import switches
     if data and keep and ctx["pclass"] == "http":
         out = _mask_kept(data, ctx)
     if data and not keep:

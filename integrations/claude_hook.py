@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 
-from thresher import fastjson  # json.loads/dumps without json's import of re (start-up)
+from thresher.boundary import fastjson  # json.loads/dumps without json's import of re (start-up)
 from thresher.dataflow.rxcache import Lazy
 
 SAFE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
@@ -119,7 +119,7 @@ def run_targets(line: str) -> list[str]:
     for d in analyze(line):
         words = d.real.split()
         if len(words) > 2 and command_name(words[0]) == "thresher" and words[1] == "run":
-            from thresher.cmd_run import parse  # (only then: most lines run no thresher)
+            from thresher.boundary.run_args import parse  # (only then: most lines run no thresher)
             try:
                 out.append(" ".join(parse(words[2:])[1]))
             except ValueError:
@@ -195,7 +195,7 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
         return rules
     if tool_input.get("run_in_background"):
         return None  # a background command's output is read while it runs: never hold it back
-    from thresher import switches
+    from thresher.boundary import switches
     from .claude_post import raw_asked
     if switches.disabled() or switches.off("hooks") or raw_asked(line):
         return None  # off, or the agent asked for this line's output untouched

@@ -123,7 +123,7 @@ def grep_post(data: dict) -> dict | None:
             or response.get("mode") != "content" or not isinstance(response.get("content"), str) \
             or not response["content"]:
         return None
-    from thresher import switches
+    from thresher.boundary import switches
     if switches.disabled() or switches.off("hooks") or not claim(data.get("tool_use_id")):
         return None
     from thresher.bench.replay import grep_command
@@ -145,7 +145,7 @@ def post_tool_use(data: dict, environ: dict) -> dict | None:
     if usable is None:
         return None
     line, response = usable
-    from thresher import switches
+    from thresher.boundary import switches
     if switches.disabled() or switches.off("hooks"):
         return None
     command = post_command(line)
@@ -218,7 +218,7 @@ def compress_for_agent(text: str, command: str, data: dict, response: dict,
     ``measuring`` (measure-first): the event is recorded as measure-only and ``None`` returned
     always, so the agent reads the original.
     """
-    from thresher import switches
+    from thresher.boundary import switches
     from thresher.dataflow.api import compress
     from thresher.stores.sessions import make_scope
     from .claude_hook import scope_of

@@ -45,7 +45,7 @@ def check_standing(gate: int | None) -> Check:
 
 def check_posture() -> list[Check]:
     """Each measure-first scope: measuring (how far its baseline window is) or graduated."""
-    from thresher import switches
+    from thresher.boundary import switches
     from . import rollout
     try:
         items = rollout.status()
@@ -66,7 +66,7 @@ def check_posture() -> list[Check]:
 
 def check_switches() -> Check:
     """Which kill switches are set (a misspelt subsystem would silently switch nothing off)."""
-    from thresher import switches
+    from thresher.boundary import switches
     if switches.master_off():
         return Check(WARN, "switches", "THRESHER_DISABLE is set: every subsystem is off",
                      "unset THRESHER_DISABLE")

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 
-from thresher import fastjson
+from thresher.boundary import fastjson
 from thresher.dataflow.rxcache import re_lazy as re  # imported only when a rule needs a regex
 
 PROMPT_MODES = frozenset({"default", "acceptEdits"})

@@ -42,7 +42,7 @@ def _home() -> str:
 
 
 def _state_path() -> str:
-    from thresher.switches import ROLLOUT_FILE
+    from thresher.boundary.switches import ROLLOUT_FILE
     return os.path.join(_home(), ROLLOUT_FILE)
 
 

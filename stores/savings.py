@@ -44,7 +44,7 @@ gives ``factor`` times the graph's budget (half → 2x, a quarter → 1.5x; less
 
 def disabled() -> bool:
     """True when ``THRESHER_NO_LEDGER`` (or ``THRESHER_OFF=ledger``) asks for no ledger at all."""
-    from thresher.switches import ledger_disabled
+    from .env import ledger_disabled
     return ledger_disabled()
 
 

@@ -211,7 +211,7 @@ def main(argv: list[str]) -> int:
     if not args.unmasked:
         raw = _masked(archive, handle, raw)
     if not (args.raw or args.lines or args.grep):
-        from thresher.media import describe, sniff
+        from thresher.boundary.media import describe, sniff
         found = sniff(raw)
         if found is not None:  # never bytes to the agent: --raw asks for them (into a file)
             sys.stdout.write(describe(found, len(raw), handle, subject=f"{handle} (binary)") + "\n")

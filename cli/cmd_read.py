@@ -164,7 +164,7 @@ def _say(line: str) -> None:
 def _media(args, raw: bytes, found) -> "tuple[bytes | None, int]":
     """A binary file the agent asked for: ``(text, 0)`` to read on (a PDF's text, after one line
     naming the original), or ``(None, status)`` once its one line is written."""
-    from thresher import media
+    from thresher.boundary import media
     if args.image and found.kind != "image":
         sys.stderr.write(f"thresher read: --image needs an image; {args.path} is a {found.name}\n")
         return None, 2
@@ -194,7 +194,7 @@ def _media(args, raw: bytes, found) -> "tuple[bytes | None, int]":
 
 def _image(args, found, raw: bytes, handle: str) -> int:
     """The image's one line; with ``--image``, the path of a copy within the cap (or a refusal)."""
-    from thresher import media
+    from thresher.boundary import media
     from thresher.media_image import ImageError, downsample, text_source
     source = text_source(args.path)
     notes = (f"text source: {source} (thresher read {shlex.quote(source)})",) if source else ()
@@ -224,7 +224,7 @@ def run(args) -> int:
     """Print the file in the requested mode."""
     with open(args.path, "rb") as fh:
         raw = fh.read()
-    from thresher.media import sniff
+    from thresher.boundary.media import sniff
     found = sniff(raw)
     if found is not None:
         text, status = _media(args, raw, found)

@@ -218,32 +218,17 @@ def compress_for_agent(text: str, command: str, data: dict, response: dict,
     ``measuring`` (measure-first): the event is recorded as measure-only and ``None`` returned
     always, so the agent reads the original.
     """
-    from thresher.boundary import switches
-    from thresher.dataflow.api import compress
+    from thresher.boundary.deliver import deliver
     from thresher.stores.sessions import make_scope
+
     from .claude_hook import scope_of
     raw = text.encode("utf-8", "surrogateescape")
     named = scope_of(data)
     scope = make_scope(*named) if named else ""
     # the host's own wording when it read a non-zero status as no error (grep's 1, diff's 1)
     exit_code = None if response.get("returnCodeInterpretation") else 0
-    cwd = _cwd(data)
-    res = compress(raw, command=command, exit_code=exit_code, stream="stdout", scope=scope,
-                   ledger=switches.session_ledger(scope, measuring), cwd=cwd)
-    if measuring:
-        switches.record(res, raw, command=command, stream="stdout", role="default",
-                        exit_code=exit_code, scope=scope, measure_only=True, cwd=cwd)
-        return None
-    if res.output == raw or len(res.output) >= len(raw):
-        return None
-    try:
-        if not res.archived:
-            from thresher.stores.archive import SqliteArchive
-            SqliteArchive().put(res.handle, raw, {"command": command, "exit_code": exit_code,
-                                                  "stream": "stdout"})
-    except Exception:  # noqa: BLE001 - no archive, no handle to show: the original stands
-        return None
-    from thresher.stores.savings import record_payload
-    record_payload(res, raw, command=command, stream="stdout", role="default",
-                   exit_code=exit_code, scope=scope)
-    return res.output.decode("utf-8", "replace")
+    done = deliver(raw, command=command, exit_code=exit_code, stream="stdout", scope=scope,
+                   measuring=measuring, cwd=_cwd(data), binary=False, smaller_only=True)
+    if done.measuring or done.result is None:
+        return None  # measuring, not smaller, or not archived: the original stands
+    return done.output.decode("utf-8", "replace")

@@ -20,6 +20,10 @@ from __future__ import annotations
 import os
 import time
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
 from thresher.dataflow.errors import ArchiveError
 
 from .db import database, home
@@ -87,42 +91,63 @@ def _ago(seconds: float) -> str:
     return f"{days:.1f} days" if days >= 1 else f"{seconds / 3600:.1f} hours"
 
 
+ArchiveRow = tuple[str, bytes, str, int, int, float, float, str]
+"""One ``archive`` row as :func:`archive_row` makes it (handle, data, codec, size, stored,
+created, accessed, meta)."""
+
+
+def archive_row(handle: str, raw: bytes, meta: dict[str, object]) -> ArchiveRow:
+    """The row that stores ``raw`` under ``handle`` (checked, packed, within the cap); raises
+    :class:`ArchiveError` like :meth:`SqliteArchive.put` when it cannot be stored."""
+    handle = _check_handle(handle)
+    data, codec = _pack(raw)
+    if len(data) > max_bytes():
+        raise ArchiveError(f"payload of {len(raw)} bytes exceeds the archive cap")
+    now = clock()
+    # repr, not json: the metadata is plain str/int/None, and json costs ~1 ms of imports on
+    # the hot path; meta() reads it back with ast.literal_eval (never eval).
+    return (handle, data, codec, len(raw), len(data), now, now, repr(dict(sorted(meta.items()))))
+
+
+def insert_archive(conn: Any, row: ArchiveRow) -> int | None:
+    """Write ``row`` inside the caller's transaction (a re-put refreshes the entry's age and
+    revives a tombstone); the new rowid."""
+    cur = conn.execute(
+        "INSERT INTO archive (handle, data, codec, size, stored, created, accessed, meta) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET "
+        "accessed = excluded.accessed, data = coalesce(archive.data, excluded.data), "
+        "codec = CASE WHEN archive.data IS NULL THEN excluded.codec ELSE archive.codec END, "
+        "stored = CASE WHEN archive.data IS NULL THEN excluded.stored ELSE archive.stored END, "
+        "gone = NULL", row)
+    rowid: int | None = cur.lastrowid
+    return rowid
+
+
+def after_insert(archive: SqliteArchive, rowid: int | None, stored: int) -> None:
+    """Retention after a new entry: every :data:`EVICT_EVERY` rowids, or after a large one
+    (housekeeping in transactions of its own; never the command's problem)."""
+    if rowid and rowid % EVICT_EVERY == 0 or stored > max_bytes() // 64:
+        try:
+            archive.evict()
+        except Exception:  # noqa: BLE001 - retention is housekeeping, never the command's problem
+            pass
+
+
 class SqliteArchive:
     """Raw payloads in the ``archive`` table of ``thresher.db`` (same ``put``/``get`` as before)."""
 
     def __init__(self, folder: str | None = None) -> None:
         self.db = database(folder)
 
-    def put(self, handle: str, raw: bytes, meta: dict) -> None:
+    def put(self, handle: str, raw: bytes, meta: dict[str, object]) -> None:
         """Store ``raw`` under ``handle`` (idempotent; a re-put refreshes the entry's age).
 
         Raises (``ArchiveError``, ``OSError``, ``sqlite3.Error``) when it cannot store: the caller
         then emits raw output.
         """
-        handle = _check_handle(handle)
-        data, codec = _pack(raw)
-        if len(data) > max_bytes():
-            raise ArchiveError(f"payload of {len(raw)} bytes exceeds the archive cap")
-        now = clock()
-        # repr, not json: the metadata is plain str/int/None, and json costs ~1 ms of imports on
-        # the hot path; meta() reads it back with ast.literal_eval (never eval).
-        row = (handle, data, codec, len(raw), len(data), now, now, repr(dict(sorted(meta.items()))))
-
-        def txn(conn):
-            cur = conn.execute(
-                "INSERT INTO archive (handle, data, codec, size, stored, created, accessed, meta) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET "
-                "accessed = excluded.accessed, data = coalesce(archive.data, excluded.data), "
-                "codec = CASE WHEN archive.data IS NULL THEN excluded.codec ELSE archive.codec END, "
-                "stored = CASE WHEN archive.data IS NULL THEN excluded.stored ELSE archive.stored END, "
-                "gone = NULL", row)
-            return cur.lastrowid
-        rowid = self.db.write(txn)
-        if rowid and rowid % EVICT_EVERY == 0 or len(data) > max_bytes() // 64:
-            try:
-                self.evict()
-            except Exception:  # noqa: BLE001 - retention is housekeeping, never the command's problem
-                pass
+        row = archive_row(handle, raw, meta)
+        rowid = self.db.write(lambda conn: insert_archive(conn, row))
+        after_insert(self, rowid, row[4])
 
     def put_file(self, handle: str, path: str, size: int, meta: dict, chunk: int = 1 << 20) -> None:
         """:meth:`put` for an original too big to hold in memory: the file at ``path`` (``size``

@@ -19,6 +19,10 @@ import time
 
 from thresher.dataflow.blocks import block_keys
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
 from .db import database
 
 DELIVERED_CHARS = 30_000
@@ -57,6 +61,20 @@ def delivered_prefix(lines: "list[str]") -> list[str]:
     return out
 
 
+def delivered_rows(scope: str, lines: list[str]) -> list[tuple[str, int, float]]:
+    """The ``delivered`` rows that remember the windows of ``lines`` for ``scope`` (none
+    without a scope)."""
+    if not scope:
+        return []
+    now = time.time()
+    return [(scope, key, now) for _, key in block_keys(delivered_prefix(lines))]
+
+
+def insert_delivered(conn: Any, rows: list[tuple[str, int, float]]) -> None:
+    """Append ``rows`` inside the caller's transaction (append-only: a known window stays)."""
+    conn.executemany("INSERT OR IGNORE INTO delivered (scope, key, ts) VALUES (?, ?, ?)", rows)
+
+
 class SessionLedger:
     """The ``delivered`` table: implements the engine's ``SessionLedger`` protocol."""
 
@@ -79,15 +97,9 @@ class SessionLedger:
 
     def record(self, scope: str, lines: "list[str]") -> None:
         """Remember the windows of ``lines`` (as delivered) for ``scope``; append-only."""
-        if not scope:
-            return
-        keys = block_keys(delivered_prefix(lines))
-        if not keys:
-            return
-        now = time.time()
-        rows = [(scope, key, now) for _, key in keys]
-        self.db.write(lambda c: c.executemany(
-            "INSERT OR IGNORE INTO delivered (scope, key, ts) VALUES (?, ?, ?)", rows))
+        rows = delivered_rows(scope, lines)
+        if rows:
+            self.db.write(lambda conn: insert_delivered(conn, rows))
 
     def budget_adapt(self, scope: str, command: str) -> dict | None:
         """The bounce-adaptive budget of ``command`` for ``scope`` (see ``savings.adapt``)."""

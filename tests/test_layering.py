@@ -110,3 +110,34 @@ def test_the_composition_root_is_wired_by_the_package_and_lives_outside_the_engi
     assert services is WIRING
     assert "registry.py" in " ".join(services.code_files())
     assert "read" in services.stages()
+
+
+BELOW_THE_BOUNDARY = {"stores": ("dataflow", "stores")}
+"""Folders under the composition root and what of ours they may import (DESIGN §1b, the
+architecture page): the stores are handed to the engine by the boundary, never the reverse."""
+
+
+def _imported_packages(path: str) -> list[tuple[int, str]]:
+    """``(line, package)`` for every absolute import of ``thresher.<package>`` in ``path``."""
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read(), path)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [f"{node.module}.{a.name}" if node.module == "thresher" else node.module
+                     for a in node.names]
+        else:
+            continue
+        found += [(node.lineno, n.split(".")[1] if "." in n else n) for n in names
+                  if n.split(".")[0] == "thresher"]
+    return found
+
+
+@pytest.mark.parametrize("folder", sorted(BELOW_THE_BOUNDARY))
+def test_a_folder_below_the_boundary_imports_only_what_lies_below(folder):
+    allowed = BELOW_THE_BOUNDARY[folder]
+    found = [f"{os.path.relpath(path, ROOT)}:{line}: thresher.{pkg}" for path in _files(folder)
+             for line, pkg in _imported_packages(path) if pkg not in allowed]
+    assert not found, f"{folder}/ imports above itself:\n" + "\n".join(found)

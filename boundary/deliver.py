@@ -183,7 +183,8 @@ def deliver_big(head: bytes, rest: Source, out: Sink, *, budget: int, command: s
                            command=command, exit_code=exit_code, role=role, scope=scope, **opts)
     if hasattr(out, "flush"):
         out.flush()
-    if done.get("result") is not None:  # after the output is out, as for any payload
-        switches.record(done["result"], head, command=command, role=role, scope=scope,
-                        exit_code=exit_code, size=done["bytes"])
+    if done.get("result") is not None:  # the original is archived: the event after the output
+        from thresher.stores.savings import record_payload
+        record_payload(done["result"], head, command=command, role=role, scope=scope,
+                       exit_code=exit_code, size=done["bytes"])
     return True

@@ -34,7 +34,7 @@ class _Context:
     parse_constant = _CONSTANTS.__getitem__
 
 
-_scan = _json.make_scanner(_Context())
+_scan = _json.make_scanner(_Context())  # type: ignore[arg-type]  # (the stub wants json's own class)
 
 
 def loads(s: "str | bytes | bytearray"):

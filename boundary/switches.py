@@ -1,5 +1,6 @@
-"""Kill switches, measure-only mode and the ledgers' hooks, shared by ``thresher run``, ``pipe``,
-the hooks, the shims and the MCP server.
+"""Kill switches, measure-only mode and the reader's session ledger, shared by ``thresher run``,
+``pipe``, the hooks, the shims and the MCP server (what is recorded per payload:
+:mod:`thresher.boundary.deliver`).
 
 - ``THRESHER_DISABLE=1``: the master switch: pure passthrough everywhere (exit codes still exact),
   every subsystem below off.
@@ -28,8 +29,12 @@ import os
 from thresher.stores.env import ledger_disabled, master_off, off, switched_off
 from thresher.stores.env import on as _on
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from thresher.stores.sessions import SessionLedger
+
 __all__ = ["ROLLOUT_FILE", "SUBSYSTEMS", "disabled", "ledger_disabled", "master_off",
-           "measure_only", "off", "read_stubs_off", "record", "scope", "session_ledger",
+           "measure_only", "off", "read_stubs_off", "scope", "session_ledger",
            "switched_off"]
 
 SUBSYSTEMS = ("hooks", "shims", "mcp", "ledger", "read-stubs")
@@ -72,7 +77,7 @@ def scope() -> str:
     return scope_from_env()
 
 
-def session_ledger(reader_scope: str, measuring: bool | None = None):
+def session_ledger(reader_scope: str, measuring: bool | None = None) -> SessionLedger | None:
     """The session ledger to hand to ``compress`` for ``reader_scope``, or ``None``.
 
     None in measure-only mode too (``measuring``, else :func:`measure_only` here): the reader
@@ -88,23 +93,3 @@ def session_ledger(reader_scope: str, measuring: bool | None = None):
         return SessionLedger()
     except Exception:  # noqa: BLE001 - no ledger means no folding, never a failure
         return None
-
-
-def record(result, raw: bytes, **event: object) -> None:
-    """Archive ``raw`` if needed and append its savings event (never raises).
-
-    ``result`` is the engine's ``Result``, or ``None`` for output passed through untouched. A
-    measure-only event is also indexed in the baseline window of its folder (``cwd``, default the
-    working directory), which may graduate it (:mod:`thresher.integrations.rollout`).
-    """
-    cwd = event.pop("cwd", None)
-    try:
-        from thresher.stores.savings import record_payload, tool_of
-        record_payload(result, raw, **event)
-        if event.get("measure_only") and raw and not ledger_disabled():
-            from thresher.dataflow.api import handle_of
-            from thresher.integrations.rollout import note
-            handle = (getattr(result, "handle", "") or "") or handle_of(raw)
-            note(cwd or os.getcwd(), tool_of(str(event.get("command", ""))), handle)
-    except Exception:  # noqa: BLE001 - recording must never disturb the command
-        pass

@@ -128,11 +128,12 @@ def _write_remembered(args, raw: bytes, shown: bytes) -> None:
             reply = cache.check(scope, args.path, raw, fresh=args.fresh, shown_path=args.path)
     except Exception:  # noqa: BLE001 - a cache problem means a full read, never a failure
         cache = None
-    if reply is not None and reply.kind == "stub":
-        sys.stdout.buffer.write((reply.text + "\n").encode())
+    text = reply.text if reply is not None else None
+    if reply is not None and reply.kind == "stub" and text is not None:
+        sys.stdout.buffer.write((text + "\n").encode())
         return
-    diff = reply is not None and reply.kind == "diff"
-    sys.stdout.buffer.write(reply.text.encode() if diff else shown)
+    diff = reply is not None and reply.kind == "diff" and text is not None
+    sys.stdout.buffer.write(text.encode() if diff and text is not None else shown)
     sys.stdout.flush()
     try:
         if cache is not None:
@@ -197,7 +198,8 @@ def _image(args, found, raw: bytes, handle: str) -> int:
     from thresher.boundary import media
     from thresher.media_image import ImageError, downsample, text_source
     source = text_source(args.path)
-    notes = (f"text source: {source} (thresher read {shlex.quote(source)})",) if source else ()
+    notes: tuple[str, ...] = (
+        (f"text source: {source} (thresher read {shlex.quote(source)})",) if source else ())
     if not args.image:
         cap = IMAGE_CAPS[args.family]
         notes += (f"a copy within {args.family}'s {cap[0]} px cap: "

@@ -121,7 +121,7 @@ def _open_fds(*fds: int) -> bool:
     return True
 
 
-def _passthrough(cmd: list[str], fwd) -> int:
+def _passthrough(cmd: list[str], fwd: Forwarder) -> int:
     from thresher.runner import run_passthrough
     cap = run_passthrough(cmd, dict(os.environ), fwd)
     if cap.spawn_error:
@@ -129,7 +129,7 @@ def _passthrough(cmd: list[str], fwd) -> int:
     return cap.status
 
 
-def _run(cmd: list[str], opts: dict, fwd) -> int:
+def _run(cmd: list[str], opts: dict[str, Any], fwd: Forwarder) -> int:
     command = _command_line(cmd)
     fwd.abort_early = True
     try:

@@ -30,6 +30,10 @@ import os
 
 from thresher.dataflow.rxcache import Lazy
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 MAX_READ = 64 * 1024 * 1024  # the most of a saved output read back (thresher run's capture cap)
 # Commands whose own output is nothing worth a look: they may sit beside the one that speaks.
 QUIET = frozenset("""cd pushd popd export unset set source . alias true false mkdir touch rm rmdir
@@ -87,7 +91,7 @@ def _full_text(response: dict) -> tuple[str, bool] | None:
         return None
 
 
-def _pre_would_wrap(data: dict, environ: dict) -> bool:
+def _pre_would_wrap(data: dict, environ: Mapping[str, str]) -> bool:
     """Whether the PreToolUse hook rewrites this same call (then it was compressed there)."""
     from .claude_hook import pre_tool_use
     pre = {**data, "hook_event_name": "PreToolUse"}
@@ -137,7 +141,7 @@ def grep_post(data: dict) -> dict | None:
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}}
 
 
-def post_tool_use(data: dict, environ: dict) -> dict | None:
+def post_tool_use(data: dict, environ: Mapping[str, str]) -> dict | None:
     """The PostToolUse answer for a Bash or Grep call, or ``None`` (the original stands)."""
     if data.get("tool_name") == "Grep":
         return grep_post(data)

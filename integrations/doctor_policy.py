@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from .doctor import FAIL, OK, WARN, Check
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
-def check_conflicts(project: str, environ: dict) -> Check:
+
+def check_conflicts(project: str, environ: Mapping[str, str]) -> Check:
     """No other tool rewrites the agent's output too (RTK, lean-ctx, OMNI, headroom)."""
     from . import conflicts
     found = conflicts.probe(conflicts.settings_for(project, environ), environ)

@@ -20,13 +20,13 @@ from __future__ import annotations
 import os
 import time
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
-if TYPE_CHECKING:
-    from typing import Any
-
 from thresher.dataflow.errors import ArchiveError
 
 from .db import database, home
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ArchiveError", "FileArchive", "SqliteArchive", "default_archive", "home"]
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 import os
 import time
 
+from .db import database
+
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
     from typing import Any
-
-from .db import database
 
 COUNTERFACTUAL_CHARS = 30_000
 """What an agent would have read of one output at most (harnesses cut tool output about there)."""
@@ -83,7 +83,8 @@ class _Untouched:
     def __init__(self, raw: bytes) -> None:
         from thresher.dataflow.finalize import Emission
         self.emission = Emission(raw, "raw", "passed through untouched")
-        self.output, self.applied, self.pclass, self.graph_id, self.ms = raw, [], "", "", 0.0
+        self.applied: list[str] = []
+        self.output, self.pclass, self.graph_id, self.ms = raw, "", "", 0.0
         self.handle, self.archived = "", False
 
 

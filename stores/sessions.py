@@ -19,11 +19,11 @@ import time
 
 from thresher.dataflow.blocks import block_keys
 
+from .db import database
+
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
     from typing import Any
-
-from .db import database
 
 DELIVERED_CHARS = 30_000
 """What an agent is assumed to read of one output (the same cap as the savings counterfactual)."""
@@ -90,9 +90,10 @@ class SessionLedger:
         for i in range(0, len(unique), 500):  # stay under SQLite's bound-parameter limit
             chunk = unique[i:i + 500]
             marks = ",".join("?" * len(chunk))
-            found.update(r[0] for r in self.db.run(lambda c: c.execute(
-                f"SELECT key FROM delivered WHERE scope = ? AND key IN ({marks})",
-                [scope, *chunk]).fetchall()))
+            query, args = (f"SELECT key FROM delivered WHERE scope = ? AND key IN ({marks})",
+                           [scope, *chunk])
+            found.update(r[0] for r in self.db.run(
+                lambda c, query=query, args=args: c.execute(query, args).fetchall()))
         return found
 
     def record(self, scope: str, lines: "list[str]") -> None:

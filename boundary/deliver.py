@@ -16,7 +16,8 @@ is the same and lives here once:
    the archived original (INV-7): when the commit fails, the face gets the output that needs no
    archive — the bytes, or a binary payload's line without a handle.
 
-Inputs over the examination budget take :func:`deliver_big` (``thresher.dataflow.big``).
+Inputs over the examination budget take :func:`deliver_big` (``thresher.dataflow.big``), also in
+one transaction.
 """
 
 from __future__ import annotations
@@ -165,26 +166,36 @@ def deliver_big(head: bytes, rest: Source, out: Sink, *, budget: int, command: s
                 exit_code: int | None = None, role: str = "default", **opts: Any) -> bool:
     """Text over the examination budget (``head`` read, the rest still in ``rest``), written to
     ``out``: examined up to ``budget``, the rest scanned for error lines (``dataflow.big``).
-    ``False`` (nothing written) when no archive can be opened: the caller streams it raw.
+    ``False`` (nothing written) when the stores cannot be opened: the caller streams it raw.
 
-    Two transactions: the original is archived from its spool before the output is written
-    (``put_file``, inside ``compress_stream``), the savings event after it.
+    One transaction, as for any payload: the spooled original (staged by ``put_file``) and the
+    savings event commit just before the output is written; if that fails, the input streams
+    out unchanged.
     """
     from . import switches
     from thresher.dataflow.api import compress
     from thresher.dataflow.big import compress_stream
     try:
-        from thresher.stores.archive import default_archive
-        archive = default_archive()
-    except Exception:  # noqa: BLE001 - no archive: no handle may be shown, so the input streams raw
+        from thresher.stores.batch import PayloadWrites
+        writes = PayloadWrites()
+    except Exception:  # noqa: BLE001 - no stores: no handle may be shown, so the input streams raw
         return False
     scope = switches.scope()
-    done = compress_stream(head, rest, out, budget=budget, compress=compress, archive=archive,
-                           command=command, exit_code=exit_code, role=role, scope=scope, **opts)
+
+    def stored(result: Result, size: int) -> bool:
+        writes.record(result, head, command=command, role=role, scope=scope,
+                      exit_code=exit_code, size=size)
+        try:
+            writes.commit()
+        except Exception:  # noqa: BLE001 - not stored: nothing may name the handle (INV-7)
+            return False
+        return True
+    try:
+        compress_stream(head, rest, out, budget=budget, compress=compress, archive=writes,
+                        command=command, exit_code=exit_code, role=role, scope=scope,
+                        before_write=stored, **opts)
+    finally:
+        writes.close()
     if hasattr(out, "flush"):
         out.flush()
-    if done.get("result") is not None:  # the original is archived: the event after the output
-        from thresher.stores.savings import record_payload
-        record_payload(done["result"], head, command=command, role=role, scope=scope,
-                       exit_code=exit_code, size=done["bytes"])
     return True

@@ -18,7 +18,7 @@ before the graph runs, and a write lock must not be held while it does.
 
 from __future__ import annotations
 
-from .archive import ArchiveRow, after_insert, archive_row, insert_archive
+from .archive import ArchiveRow, PackedFile, after_insert, archive_row, insert_archive
 from .db import database
 from .sessions import delivered_rows, insert_delivered
 
@@ -37,6 +37,7 @@ class PayloadWrites:
         self.archive: ArchiveRow | None = None
         self.delivered: list[tuple[str, int, float]] = []
         self.event: dict[str, Any] | None = None
+        self.file: PackedFile | None = None
 
     def put(self, handle: str, raw: bytes, meta: dict[str, object]) -> None:
         """Stage ``raw`` under ``handle`` (the first row staged for a handle stands, as the first
@@ -46,9 +47,22 @@ class PayloadWrites:
         if self.archive is None or self.archive[0] != row[0]:
             self.archive = row
 
+    def put_file(self, handle: str, path: str, size: int, meta: dict[str, object]) -> None:
+        """Stage the original at ``path`` (too big for memory: packed into a temporary file now,
+        written into its row by the commit); raises like :meth:`SqliteArchive.put_file`."""
+        self.close()
+        self.file = PackedFile(handle, path, size, meta)
+
+    def close(self) -> None:
+        """Drop a staged file's temporary copy (after the commit, or when there is none)."""
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
     def archives(self, handle: str) -> bool:
         """True when ``handle``'s original is staged."""
-        return self.archive is not None and self.archive[0] == handle
+        return ((self.archive is not None and self.archive[0] == handle)
+                or (self.file is not None and self.file.handle == handle))
 
     def deliver(self, scope: str, lines: list[str]) -> None:
         """Stage ``lines`` as what ``scope`` was delivered (replacing what was staged before)."""
@@ -81,7 +95,8 @@ class PayloadWrites:
     @property
     def empty(self) -> bool:
         """True when nothing is staged."""
-        return self.archive is None and not self.delivered and self.event is None
+        return (self.archive is None and self.file is None and not self.delivered
+                and self.event is None)
 
     def commit(self) -> None:
         """Write everything staged in one transaction (nothing staged: no transaction); raises
@@ -89,10 +104,12 @@ class PayloadWrites:
         is written. Retention may follow a new archive entry, in transactions of its own."""
         if self.empty:
             return
-        archive, delivered, event = self.archive, self.delivered, self.event
+        archive, delivered, event, file = self.archive, self.delivered, self.event, self.file
 
         def txn(conn: Any) -> int | None:
             rowid = insert_archive(conn, archive) if archive is not None else None
+            if file is not None:
+                file.insert(conn)
             if delivered:
                 insert_delivered(conn, delivered)
             if event is not None:
@@ -100,10 +117,19 @@ class PayloadWrites:
                 insert_event_row(conn, event)
             return rowid
         db = database(self.folder)
-        rowid = db.write(txn)
+        try:
+            rowid = db.write(txn)
+        finally:
+            self.close()
         if archive is not None:
             from .archive import SqliteArchive
             after_insert(SqliteArchive(self.folder), rowid, archive[4])
+        if file is not None:  # as put_file: retention after every spooled original
+            from .archive import SqliteArchive
+            try:
+                SqliteArchive(self.folder).evict()
+            except Exception:  # noqa: BLE001 - retention is housekeeping, never the command's problem
+                pass
 
 
 class StagedLedger:

@@ -152,3 +152,52 @@ def test_disabled_passes_the_bytes_and_touches_no_store(monkeypatch):
     data = _example()
     assert deliver(data, command=COMMAND, exit_code=1).output == data
     assert sql.log == []
+
+
+def _transactions(log: list[str]) -> list[list[str]]:
+    """The statements of each explicit transaction, in order."""
+    out: list[list[str]] = []
+    for s in log:
+        if s.startswith("BEGIN"):
+            out.append([])
+        elif s not in ("COMMIT", "ROLLBACK") and out:
+            out[-1].append(s)
+    return out
+
+
+def test_a_big_input_is_one_transaction_before_its_output():
+    """Over the examination budget: the spooled original and the event commit together, before
+    the output (retention after a spooled original runs in its own transactions, as before)."""
+    from thresher.boundary.deliver import deliver_big
+    body = b"".join(b"GET /item/%d HTTP/1.1 200 %d\n" % (i % 13, i) for i in range(4000))
+    body += b"ERROR: disk full while writing /var/data\n" + body
+    budget = 8192
+    head, rest = body[:budget + 1], io.BytesIO(body[budget + 1:])
+    sql = Statements()
+    out = io.BytesIO()
+    assert deliver_big(head, rest, out, budget=budget, command="cat access.log", exit_code=1)
+    payload = [t for t in _transactions(sql.log) if any(s.startswith("INSERT") for s in t)]
+    assert len(payload) == 1, sql.log
+    assert any("INSERT INTO archive" in s for s in payload[0])
+    assert any("INSERT INTO events" in s for s in payload[0])
+    handle = handle_of(body)
+    assert f"thresher expand {handle}".encode() in out.getvalue()
+    assert b"ERROR: disk full" in out.getvalue()
+    assert default_archive().get(handle) == body
+    assert load_events()[-1]["bytes_in"] == len(body)
+
+
+def test_a_big_input_whose_commit_fails_streams_unchanged():
+    from thresher.boundary.deliver import deliver_big
+    body = b"".join(b"line %d of a long build log\n" % i for i in range(3000))
+    budget = 4096
+    holder = _hold_lock()
+    out = io.BytesIO()
+    try:
+        assert deliver_big(body[:budget + 1], io.BytesIO(body[budget + 1:]), out, budget=budget,
+                           command="make")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert out.getvalue() == body
+    assert load_events() == []

@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from thresher.dataflow.api import Result
     from thresher.dataflow.big import Sink, Source
     from thresher.dataflow.plan import Plans
-    from thresher.stores.batch import PayloadWrites
 
 
 class Delivery:
@@ -44,11 +43,6 @@ class Delivery:
         self.result = result
         self.measuring = measuring
         self.scope = scope
-
-    @property
-    def replaced(self) -> bool:
-        """True when the output is not the input's bytes (the engine's view is shown)."""
-        return self.result is not None and self.output is self.result.output
 
 
 def deliver(data: bytes, *, command: str = "", exit_code: int | None = None,
@@ -69,7 +63,6 @@ def deliver(data: bytes, *, command: str = "", exit_code: int | None = None,
     from . import switches
     if not data or switches.disabled():
         return Delivery(data)
-    writes: PayloadWrites | None = None
     staged = None
     try:
         measuring = switches.measure_only(cwd) if measuring is None else measuring

@@ -134,7 +134,7 @@ def search_main(args) -> int:
     if args.all_scopes:
         scope, where = None, "every scope"
     else:
-        from thresher import switches
+        from thresher.boundary import switches
         scope = switches.scope() if args.scope is None else args.scope.strip()
         where = f"scope {scope!r}" if scope else "no session scope"
     try:
@@ -211,7 +211,7 @@ def main(argv: list[str]) -> int:
     if not args.unmasked:
         raw = _masked(archive, handle, raw)
     if not (args.raw or args.lines or args.grep):
-        from thresher.media import describe, sniff
+        from thresher.boundary.media import describe, sniff
         found = sniff(raw)
         if found is not None:  # never bytes to the agent: --raw asks for them (into a file)
             sys.stdout.write(describe(found, len(raw), handle, subject=f"{handle} (binary)") + "\n")

@@ -92,7 +92,7 @@ def _test(args) -> int:
     return 2 if errors else (1 if failed else 0)
 
 
-def _list(args) -> int:
+def _list(args: object) -> int:  # noqa: ARG001 - the actions share one signature
     loaded, errors, _ = _load([])
     rows = [(spec.name, origin, _shown(path), spec.match) for origin, path, spec in loaded]
     if not rows:

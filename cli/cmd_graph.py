@@ -13,10 +13,11 @@ import importlib
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from thresher.dataflow.shapes import Plan
+    from thresher.stages.plugins import Stages
 
 DESCRIPTION = """Check, list and draw thresher graphs; list the stages they may name; print
 their JSON Schema.
@@ -100,8 +101,8 @@ def stage_rows() -> list[dict]:
     from thresher.dataflow.compile import default_registry
     from thresher.dataflow.errors import StageLoadError
     from thresher.stages.registry import REGISTRY
-    registry = default_registry()
-    rows = []
+    registry = cast("Stages", default_registry())  # the wired registry: built-in + users'
+    rows: list[dict[str, Any]] = []
     for key in [*REGISTRY, *registry.user_keys()]:
         origin = "built-in" if key in REGISTRY and len(rows) < len(REGISTRY) else "user"
         try:
@@ -121,7 +122,7 @@ def stages(as_json: bool) -> int:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
         from thresher.viz.table import format_rows
-        table = [("stage", "origin", "phase", "ports", "does")]
+        table: list[tuple[str, ...]] = [("stage", "origin", "phase", "ports", "does")]
         table += [(r["stage"], r["origin"], r.get("phase", "ERROR"), ",".join(r.get("ports", [])),
                    r.get("summary") or f"{r['error']} (hint: {r['hint']})") for r in rows]
         for line in format_rows(table, set()):
@@ -231,7 +232,7 @@ def show(as_json: bool, cwd: str | None = None) -> int:
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
     from thresher.viz.table import format_rows
-    rows = [("graph", "status", "origin", "nodes", "file")]
+    rows: list[tuple[str, ...]] = [("graph", "status", "origin", "nodes", "file")]
     for g in data["graphs"]:
         rows.append((g["id"], "ok" if g["ok"] else "ERROR", g["origin"],
                      str(g["nodes"]) if g["ok"] else "-", g["file"]))

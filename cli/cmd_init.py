@@ -66,6 +66,7 @@ def main(argv: list[str]) -> int:
 def _run(args) -> int:
     from thresher.integrations import claude_settings as cs
     from thresher.integrations import rollout, snippet
+    from thresher.stores.db import StoreError
     if args.target == "snippet":
         sys.stdout.write(snippet.block())
         return 0
@@ -99,7 +100,7 @@ def _run(args) -> int:
                 lines.append(snippet.add(notes))
             if args.measure_first:
                 lines.append(rollout.start(root))
-    except (cs.SettingsError, OSError, rollout.StoreError) as exc:
+    except (cs.SettingsError, OSError, StoreError) as exc:
         sys.stderr.write(f"thresher init: {exc}\n")
         return 1
     for line in lines:

@@ -73,7 +73,7 @@ def main(argv: list[str]) -> int:
         config, tokens = config_from(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    from thresher import switches
+    from thresher.boundary import switches
     if not tokens and switches.off("mcp"):
         sys.stderr.write("thresher mcp: switched off (THRESHER_OFF=mcp or THRESHER_DISABLE=1 in "
                          "the server's environment); unset it to serve\n")

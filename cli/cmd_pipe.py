@@ -25,6 +25,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
+
 HELP = """usage: thresher pipe [--cmd "CMD"] [--exit-code N] [--role ROLE] [--class CLASS]
 
 Read a tool's output on stdin and write the compressed form the agent should see on stdout.
@@ -45,9 +49,9 @@ or capture first:  cmd > out.txt 2>&1; thresher pipe --cmd "cmd" --exit-code $? 
 _FLAGS = {"--cmd": "command", "--exit-code": "exit_code", "--role": "role", "--class": "pclass"}
 
 
-def parse(argv: list[str]) -> dict:
+def parse(argv: list[str]) -> dict[str, Any]:
     """Parse pipe's flags (``--flag value`` or ``--flag=value``); raise ValueError on bad input."""
-    opts: dict = {"command": "", "exit_code": None,
+    opts: dict[str, Any] = {"command": "", "exit_code": None,
                   "role": os.environ.get("THRESHER_ROLE", "default"), "pclass": None}
     i = 0
     while i < len(argv):
@@ -88,59 +92,32 @@ def main(argv: list[str]) -> int:
     from thresher.dataflow.plan import examine_budget
     budget = examine_budget(MAX_INPUT)
     data = stdin.read(budget + 1)
-    from thresher import switches
+    from thresher.boundary import switches
     if len(data) > budget:
         if switches.disabled() or switches.measure_only():
             _stream_raw(data, stdin, stdout)  # too big to hold: pass through in bounded memory
         elif not _describe_huge(data, stdin):
-            _big(data, stdin, stdout, budget, opts, switches)
+            _big(data, stdin, stdout, budget, opts)
         return 0
-    out, res = data, None
-    if not switches.disabled():
-        try:
-            from thresher.dataflow.api import compress
-            from thresher.media import binary_result
-            measuring, scope = switches.measure_only(), switches.scope()
-            res = binary_result(data, command=opts["command"], exit_code=opts["exit_code"])
-            if res is None:
-                res = compress(data, scope=scope, ledger=switches.session_ledger(scope), **opts)
-            out = data if measuring else res.output
-        except BaseException:  # noqa: BLE001 - thresher's own failure: raw passthrough
-            out, res = data, None
-    stdout.write(out)
+    from thresher.boundary.deliver import deliver
+    stdout.write(deliver(data, **opts).output)
     stdout.flush()
-    if res is not None:  # after the output is out: the ledger can never delay or alter it
-        switches.record(res, data, command=opts["command"], role=opts["role"], scope=scope,
-                        exit_code=opts["exit_code"], measure_only=measuring)
     return 0
 
 
-def _big(head: bytes, stdin, stdout, budget: int, opts: dict, switches) -> None:
+def _big(head: bytes, stdin: BinaryIO, stdout: BinaryIO, budget: int, opts: dict[str, Any]
+         ) -> None:
     """Text over the examination budget: examined up to it, the rest scanned for error lines."""
-    from thresher.dataflow.api import compress
-    from thresher.dataflow.big import compress_stream
-    from thresher.stores.archive import default_archive
-    try:
-        archive = default_archive()
-    except Exception:  # noqa: BLE001 - no archive: no handle may be shown, so the input streams raw
+    from thresher.boundary.deliver import deliver_big
+    if not deliver_big(head, stdin, stdout, budget=budget, **opts):
         _stream_raw(head, stdin, stdout)
-        return
-    rest = {k: v for k, v in opts.items() if k not in ("command", "exit_code")}
-    scope = switches.scope()
-    done = compress_stream(head, stdin, stdout, budget=budget, compress=compress, archive=archive,
-                           command=opts["command"], exit_code=opts["exit_code"], scope=scope,
-                           **rest)
-    stdout.flush()
-    if done.get("result") is not None:  # after the output is out, as for any payload
-        switches.record(done["result"], head, command=opts["command"], role=opts["role"],
-                        scope=scope, exit_code=opts["exit_code"], size=done["bytes"])
 
 
-def _describe_huge(head: bytes, stdin, chunk: int = 1 << 20) -> bool:
+def _describe_huge(head: bytes, stdin: BinaryIO, chunk: int = 1 << 20) -> bool:
     """Binary input over 64 MiB: count it (bounded memory) and write its one line; ``False``
     when the start is text (the caller then streams it unchanged)."""
     try:
-        from thresher.media import describe, sniff
+        from thresher.boundary.media import describe, sniff
         found = sniff(head)
         if found is None:
             return False
@@ -157,7 +134,7 @@ def _describe_huge(head: bytes, stdin, chunk: int = 1 << 20) -> bool:
         return False
 
 
-def _stream_raw(head: bytes, stdin, stdout, chunk: int = 1 << 20) -> None:
+def _stream_raw(head: bytes, stdin: BinaryIO, stdout: BinaryIO, chunk: int = 1 << 20) -> None:
     """Write ``head`` and then the rest of stdin unchanged, one chunk at a time."""
     stdout.write(head)
     while True:

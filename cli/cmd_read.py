@@ -118,7 +118,7 @@ def _write_remembered(args, raw: bytes, shown: bytes) -> None:
     exactly this content, a diff only against the version that scope saw; it learns only from
     whole deliveries (an outline is partial: the next read is full). Any cache error: ``shown``.
     """
-    from thresher import switches
+    from thresher.boundary import switches
     reply, cache, scope = None, None, ""
     try:
         scope = "" if switches.read_stubs_off() else switches.scope()
@@ -128,11 +128,12 @@ def _write_remembered(args, raw: bytes, shown: bytes) -> None:
             reply = cache.check(scope, args.path, raw, fresh=args.fresh, shown_path=args.path)
     except Exception:  # noqa: BLE001 - a cache problem means a full read, never a failure
         cache = None
-    if reply is not None and reply.kind == "stub":
-        sys.stdout.buffer.write((reply.text + "\n").encode())
+    text = reply.text if reply is not None else None
+    if reply is not None and reply.kind == "stub" and text is not None:
+        sys.stdout.buffer.write((text + "\n").encode())
         return
-    diff = reply is not None and reply.kind == "diff"
-    sys.stdout.buffer.write(reply.text.encode() if diff else shown)
+    diff = reply is not None and reply.kind == "diff" and text is not None
+    sys.stdout.buffer.write(text.encode() if diff and text is not None else shown)
     sys.stdout.flush()
     try:
         if cache is not None:
@@ -164,7 +165,7 @@ def _say(line: str) -> None:
 def _media(args, raw: bytes, found) -> "tuple[bytes | None, int]":
     """A binary file the agent asked for: ``(text, 0)`` to read on (a PDF's text, after one line
     naming the original), or ``(None, status)`` once its one line is written."""
-    from thresher import media
+    from thresher.boundary import media
     if args.image and found.kind != "image":
         sys.stderr.write(f"thresher read: --image needs an image; {args.path} is a {found.name}\n")
         return None, 2
@@ -194,10 +195,11 @@ def _media(args, raw: bytes, found) -> "tuple[bytes | None, int]":
 
 def _image(args, found, raw: bytes, handle: str) -> int:
     """The image's one line; with ``--image``, the path of a copy within the cap (or a refusal)."""
-    from thresher import media
+    from thresher.boundary import media
     from thresher.media_image import ImageError, downsample, text_source
     source = text_source(args.path)
-    notes = (f"text source: {source} (thresher read {shlex.quote(source)})",) if source else ()
+    notes: tuple[str, ...] = (
+        (f"text source: {source} (thresher read {shlex.quote(source)})",) if source else ())
     if not args.image:
         cap = IMAGE_CAPS[args.family]
         notes += (f"a copy within {args.family}'s {cap[0]} px cap: "
@@ -224,7 +226,7 @@ def run(args) -> int:
     """Print the file in the requested mode."""
     with open(args.path, "rb") as fh:
         raw = fh.read()
-    from thresher.media import sniff
+    from thresher.boundary.media import sniff
     found = sniff(raw)
     if found is not None:
         text, status = _media(args, raw, found)

@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         return _run(args[0], explain)
-    except Exception as exc:  # never block the agent's command: no rewrite
+    except Exception as exc:  # noqa: BLE001 - never block the agent's command: no rewrite
         sys.stderr.write(f"thresher rewrite: internal error, no rewrite: {exc!r}\n")
         return NO_REWRITE
 

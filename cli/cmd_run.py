@@ -35,6 +35,17 @@ from __future__ import annotations
 import os
 import sys
 
+from thresher.boundary.run_args import STREAM_AFTER, parse
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
+
+    from thresher.dataflow.shapes import ArchiveStore
+    from thresher.runner import Forwarder
+
+__all__ = ["HELP", "MAX_CAPTURE", "QUIET_ENV", "STREAM_AFTER", "main", "parse"]
+
 HELP = __doc__.split("\n", 2)[2] + """
 usage: thresher run [--raw] [--role ROLE] [--class CLASS] [--stream-after SECONDS] -- CMD [ARGS...]
 
@@ -49,56 +60,6 @@ QUIET_ENV = {"NO_COLOR": "1", "CLICOLOR": "0", "PY_COLORS": "0", "CARGO_TERM_COL
              "npm_config_color": "false", "GIT_PAGER": "cat", "PAGER": "cat",
              "CARGO_TERM_PROGRESS_WHEN": "never", "PIP_PROGRESS_BAR": "off"}
 MAX_CAPTURE = 64 * 1024 * 1024
-STREAM_AFTER = 300.0
-"""Seconds a command may run before its output streams raw: a hang guard for commands that never
-end (servers the classifier did not recognise), generous so that ordinary builds and test runs,
-which take longer on a loaded machine, are never raw because of the clock."""
-
-
-def parse(argv: list[str]) -> tuple[dict, list[str]]:
-    """Split thresher's options from the command; raise ValueError when there is no command.
-
-    A bad option (unknown, missing or malformed value) does not stop the command: it is noted in
-    ``opts["bad"]`` and the caller runs the command untouched, with a warning (thresher's own
-    usage error must never cost the agent its command).
-    """
-    opts = {"raw": False, "role": os.environ.get("THRESHER_ROLE", "default"), "pclass": None,
-            "stream_after": STREAM_AFTER, "bad": []}
-    keys = {"--role": "role", "--class": "pclass", "--stream-after": "stream_after"}
-    i = 0
-    while i < len(argv) and argv[i] != "--":
-        flag, eq, value = argv[i].partition("=")
-        if flag == "--raw":
-            opts["raw"] = True
-        elif flag in keys:
-            if not eq:
-                if i + 1 >= len(argv) or argv[i + 1] == "--":
-                    opts["bad"].append(f"option {flag} needs a value")
-                    i += 1
-                    continue
-                i += 1
-                value = argv[i]
-            _set(opts, keys[flag], flag, value)
-        elif flag.startswith("-"):
-            opts["bad"].append(f"unknown option {argv[i]!r}")
-        else:
-            break  # the command starts here (the `--` is optional when unambiguous)
-        i += 1
-    cmd = argv[i + 1:] if i < len(argv) and argv[i] == "--" else argv[i:]
-    if not cmd:
-        raise ValueError("; ".join(opts["bad"] + ["no command given"]))
-    return opts, cmd
-
-
-def _set(opts: dict, key: str, flag: str, value: str) -> None:
-    if key != "stream_after":
-        opts[key] = value
-        return
-    try:
-        opts[key] = float(value)
-    except ValueError:
-        opts["bad"].append(f"option {flag} wants a number of seconds, got {value!r}")
-
 
 def _exec(cmd: list[str]) -> int:
     """Replace this process with the command (exit status is then exactly the command's)."""
@@ -135,7 +96,7 @@ def main(argv: list[str]) -> int:
     if opts["bad"]:
         sys.stderr.write(f"thresher run: {'; '.join(opts['bad'])} (running the command unfiltered;"
                          " see `thresher run --help`)\n")
-    from thresher import switches
+    from thresher.boundary import switches
     if opts["raw"] or opts["bad"] or switches.disabled() or not _open_fds(1, 2):
         return _exec(cmd)  # (a closed stdout/stderr: the command meets it itself, as in the shell)
     from thresher.runner import Forwarder, Held
@@ -160,7 +121,7 @@ def _open_fds(*fds: int) -> bool:
     return True
 
 
-def _passthrough(cmd: list[str], fwd) -> int:
+def _passthrough(cmd: list[str], fwd: Forwarder) -> int:
     from thresher.runner import run_passthrough
     cap = run_passthrough(cmd, dict(os.environ), fwd)
     if cap.spawn_error:
@@ -168,7 +129,7 @@ def _passthrough(cmd: list[str], fwd) -> int:
     return cap.status
 
 
-def _run(cmd: list[str], opts: dict, fwd) -> int:
+def _run(cmd: list[str], opts: dict[str, Any], fwd: Forwarder) -> int:
     command = _command_line(cmd)
     fwd.abort_early = True
     try:
@@ -212,34 +173,27 @@ class _Out:
         _write_all(1, data)
 
 
-def _emit_big(head: bytes, spill, ctx: dict) -> None:
+def _emit_big(head: bytes, spill: BinaryIO, ctx: dict[str, Any]) -> None:
     """stdout over the examination budget (``head`` buffered, the rest in ``spill``): examined up
     to the budget, the rest scanned for error lines (``thresher.dataflow.big``); binary: one line;
     raw when measuring, disabled, or on thresher's own failure before anything was written."""
-    from thresher import switches
+    from thresher.boundary import switches
     from thresher.runner import CHUNK, _write_all
     try:
         if not (switches.disabled() or switches.measure_only()):
-            from thresher.media import describe, sniff
+            from thresher.boundary.media import describe, sniff
             found = None if _program_may_read(1) else sniff(head)
             if found is not None:
                 size = len(head) + os.fstat(spill.fileno()).st_size
                 _write_all(1, (describe(found, size, "") + "\n").encode())
                 return
-            from thresher.dataflow.api import compress
-            from thresher.dataflow.big import compress_stream, examine_budget
-            from thresher.stores.archive import default_archive
-            archive = default_archive()
-            scope = switches.scope()
-            done = compress_stream(head, spill, _Out(), budget=examine_budget(MAX_CAPTURE),
-                                   compress=compress, archive=archive, command=ctx["command"],
-                                   exit_code=ctx["exit_code"], pclass=ctx["pclass"],
-                                   role=ctx["role"], plans=ctx["plans"], scope=scope,
-                                   reader="program" if _program_may_read(1) else "agent")
-            if done.get("result") is not None:  # the output is out: recording cannot delay it
-                switches.record(done["result"], head, command=ctx["command"], role=ctx["role"],
-                                scope=scope, exit_code=ctx["exit_code"], size=done["bytes"])
-            return
+            from thresher.boundary.deliver import deliver_big
+            from thresher.dataflow.plan import examine_budget
+            if deliver_big(head, spill, _Out(), budget=examine_budget(MAX_CAPTURE),
+                           command=ctx["command"], exit_code=ctx["exit_code"], role=ctx["role"],
+                           pclass=ctx["pclass"], plans=ctx["plans"],
+                           reader="program" if _program_may_read(1) else "agent"):
+                return
     except Exception:  # noqa: BLE001 - nothing written yet: raw below
         spill.seek(0)
     _write_all(1, head)
@@ -249,31 +203,36 @@ def _emit_big(head: bytes, spill, ctx: dict) -> None:
             return
 
 
-def _mask_kept(data: bytes, ctx: dict) -> bytes:
+def _mask_kept(data: bytes, ctx: dict[str, Any], store: ArchiveStore | None = None
+               ) -> tuple[bytes, bytes]:
     """A failing curl's kept stderr with its credential headers masked (``> Authorization: ...``;
-    the error lines stay byte-exact), plus a footer naming the archived original; ``data`` when
-    there is nothing to mask. Hiding the credential outranks raw-on-archive-failure: the masked
-    lines say what they stand for, so without an archive only the footer is left out."""
+    the error lines stay byte-exact), plus a footer naming the archived original (in ``store``,
+    default the archive); ``data`` when there is nothing to mask. Hiding the credential outranks
+    raw-on-archive-failure: the masked lines say what they stand for, so without an archive only
+    the footer is left out. Returns that output and the one without the footer (for a ``store``
+    whose transaction then fails)."""
     try:
         from thresher.stages.lib.secrets import mask_kept_headers
         found = mask_kept_headers(data)
         if found is None:
-            return data
+            return data, data
         masked, count = found
     except Exception:  # noqa: BLE001 - thresher's own failure: raw output
-        return data
+        return data, data
     try:
         from thresher.dataflow.api import handle_of
         from thresher.dataflow.markers import footer
-        from thresher.stores.archive import default_archive
         handle = handle_of(data)
-        default_archive().put(handle, data, {"command": ctx["command"], "class": ctx["pclass"],
-                                             "exit_code": ctx["exit_code"], "stream": "stderr"})
+        if store is None:
+            from thresher.stores.archive import default_archive
+            store = default_archive()
+        store.put(handle, data, {"command": ctx["command"], "class": ctx["pclass"],
+                                 "exit_code": ctx["exit_code"], "stream": "stderr"})
     except Exception:  # noqa: BLE001 - no archive: masked, without a handle to name
-        return masked
+        return masked, masked
     total = data.count(b"\n") + (not data.endswith(b"\n"))
     end = b"" if masked.endswith(b"\n") else b"\n"
-    return masked + end + footer(count, total, handle).encode() + b"\n"
+    return masked + end + footer(count, total, handle).encode() + b"\n", masked
 
 
 def _program_may_read(fd: int) -> bool:
@@ -287,39 +246,39 @@ def _program_may_read(fd: int) -> bool:
     return bool(os.environ.get("THRESHER_SHIMMED")) and not os.isatty(fd)
 
 
-def _binary(fd: int, data: bytes, stream: str, ctx: dict):
-    """Binary output as one line (type, size, handle) instead of bytes, or ``None`` (text); when
-    a program may be reading (:func:`_program_may_read`) the bytes pass as they are (INV-9)."""
-    if _program_may_read(fd):
-        return None
-    from thresher.media import binary_result
-    return binary_result(data, command=ctx["command"], stream=stream, exit_code=ctx["exit_code"])
+def _kept(data: bytes, stream: str, ctx: dict[str, Any]) -> bytes:
+    """A failing command's stderr: byte-exact (a failing ``curl -v``'s credentials masked),
+    archived and recorded as passed through untouched, in one transaction."""
+    try:
+        from thresher.stores.batch import PayloadWrites
+        writes = PayloadWrites()
+    except Exception:  # noqa: BLE001 - no stores: the bytes (masked: without a footer)
+        return _mask_kept(data, ctx)[0] if ctx["pclass"] == "http" else data
+    out, fallback = _mask_kept(data, ctx, writes) if ctx["pclass"] == "http" else (data, data)
+    writes.record(None, data, command=ctx["command"], stream=stream, role=ctx["role"],
+                  exit_code=ctx["exit_code"])
+    try:
+        writes.commit()
+    except Exception:  # noqa: BLE001 - not archived: no footer may name it
+        return fallback
+    return out
 
 
-def _emit(fd: int, data: bytes, stream: str, ctx: dict, keep: bool = False) -> None:
-    """Write one stream: filtered, or raw when ``keep``, empty, measuring, or on any failure.
-
-    Afterwards (never before the output is written) the payload is archived and its savings event
-    recorded; a kept stream is recorded as passed through untouched.
-    """
-    out, res, measuring, scope = data, None, False, ""
-    from thresher import switches
-    if data and keep and ctx["pclass"] == "http":
-        out = _mask_kept(data, ctx)
-    if data and not keep:
-        try:
-            measuring, scope = switches.measure_only(), switches.scope()
-            res = _binary(fd, data, stream, ctx)
-            if res is None:
-                from thresher.dataflow.api import compress
-                res = compress(data, stream=stream, scope=scope,
-                               ledger=switches.session_ledger(scope),
-                               reader="program" if _program_may_read(fd) else "agent", **ctx)
-            out = data if measuring else res.output
-        except Exception:  # noqa: BLE001 - thresher's own failure: raw output
-            out, res = data, None
+def _emit(fd: int, data: bytes, stream: str, ctx: dict[str, Any], keep: bool = False) -> None:
+    """Write one stream: filtered (``thresher.boundary.deliver``), or raw when ``keep``, empty,
+    measuring, or on any failure. The payload is archived and its savings event recorded before
+    the output is written (the output may name the archived original); a kept stream is
+    recorded as passed through untouched."""
     from thresher.runner import _write_all
-    _write_all(fd, out)
-    if data and (res is not None or keep):
-        switches.record(res, data, command=ctx["command"], stream=stream, role=ctx["role"],
-                        exit_code=ctx["exit_code"], scope=scope, measure_only=measuring)
+    if not data:
+        _write_all(fd, data)
+        return
+    if keep:
+        _write_all(fd, _kept(data, stream, ctx))
+        return
+    from thresher.boundary.deliver import deliver
+    may_read = _program_may_read(fd)
+    _write_all(fd, deliver(data, command=ctx["command"], exit_code=ctx["exit_code"],
+                           stream=stream, role=ctx["role"], pclass=ctx["pclass"],
+                           plans=ctx["plans"], reader="program" if may_read else "agent",
+                           binary=not may_read).output)

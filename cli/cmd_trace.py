@@ -70,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
 def preview_ledger(args: argparse.Namespace):
     """``(scope, ledger)``: the reader scope the trace applies, and a ledger that reads its state
     without recording anything (``("", None)`` without a scope or with the ledger off)."""
-    from thresher import switches
+    from thresher.boundary import switches
     scope = switches.scope() if args.scope is None else args.scope.strip()
     if not scope or switches.ledger_disabled():
         return "", None

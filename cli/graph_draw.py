@@ -12,6 +12,11 @@ import sys
 
 from thresher.cmd_graph import param_defaults, read_input, resolve_plan, show_data
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 
 def draw(args: argparse.Namespace) -> int:
     """Write the drawing of one graph (or ``--all``), overlaid with a trace of ``--input``."""
@@ -45,13 +50,16 @@ def draw(args: argparse.Namespace) -> int:
     return _emit(args.output, render_model(model, args.format))
 
 
-def render_model(model, fmt: str) -> str:
+def render_model(model: Any, fmt: str) -> str:
     """``model`` as mermaid, dot, svg or json text."""
     from thresher.viz import dot, mermaid, svg
     if fmt == "json":
         from thresher.viz.model import to_dict
         return json.dumps(to_dict(model), indent=2, ensure_ascii=False) + "\n"
-    return {"mermaid": mermaid.render, "dot": dot.render, "svg": svg.render}[fmt](model)
+    renderers: dict[str, Callable[..., str]] = {"mermaid": mermaid.render, "dot": dot.render,
+                                                "svg": svg.render}
+    render = renderers[fmt]
+    return render(model)
 
 
 def all_entries(cwd: str | None = None) -> list[dict]:

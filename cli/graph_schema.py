@@ -12,17 +12,24 @@ from __future__ import annotations
 import importlib
 import json
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from thresher.dataflow.shapes import StageInfo
+
 SCHEMA_ID = "https://thresher.invalid/graph.schema.json"
 """The ``$id`` of the schema (a name, not a place: nothing is ever fetched from it)."""
 
 EDGE_PATTERN = r"^\s*[^\s>]+\s*->\s*[^\s>]+\s*$"
 
 
-def _stage_models() -> dict[str, tuple[object, type]]:
+def _stage_models() -> dict[str, tuple[StageInfo, Any]]:
     """Stage key → (StageInfo, params model), skipping user stages that do not load."""
     from thresher.dataflow.compile import default_registry
     from thresher.dataflow.errors import StageLoadError
-    registry, out = default_registry(), {}
+    registry = default_registry()
+    out: dict[str, tuple[StageInfo, Any]] = {}
     for key in registry:
         try:
             info = registry[key]
@@ -40,7 +47,8 @@ def schema() -> dict:
     from thresher.dataflow.spec import Budget, GraphSpec
     stages = _stage_models()
     models = [GraphSpec, Budget] + sorted({m for _, m in stages.values()}, key=lambda m: m.__name__)
-    refs, top = models_json_schema([(m, "validation") for m in models],
+    pairs: list[Any] = [(m, "validation") for m in models]
+    refs, top = models_json_schema(pairs,
                                    ref_template="#/$defs/{model}")
     defs = top["$defs"]
     root = defs.pop("GraphSpec")

@@ -92,9 +92,9 @@ def downsample(path: str, handle: str, family: str, out: "str | None" = None):
     except ImportError:
         raise ImageError(PILLOW_INSTALL) from None
     try:
-        with Image.open(path) as img:
-            fmt, size = img.format or "", img.size
-            img = ImageOps.exif_transpose(img)
+        with Image.open(path) as opened:
+            fmt, size = opened.format or "", opened.size
+            img = ImageOps.exif_transpose(opened)
             new = fit(*img.size, family)
             ext = SENDABLE.get(fmt)
             if new == img.size == size and ext and out is None:

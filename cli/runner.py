@@ -29,9 +29,13 @@ import stat
 import time
 
 try:  # the C module: `signal` wraps it in enums, whose import costs ~5 ms on every command
-    import _signal as signal
+    import _signal as signal  # type: ignore[import-not-found]  # (no stub: the same names)
 except ImportError:  # pragma: no cover - an interpreter without it
     import signal
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 CHUNK = 1 << 16
 SPILL_FACTOR = 3
@@ -124,7 +128,7 @@ class Captured:
         self.stdout = bytearray()
         self.stderr = bytearray()
         self.streamed = False
-        self.spill = None  # stdout past the capture limit, in a temporary file (``spill=True``)
+        self.spill: BinaryIO | None = None  # stdout past the capture limit, in a temporary file (``spill=True``)
         self.spawn_error = ""
         self.gone: set[int] = set()  # our fds (1, 2) whose reader went away: nothing to emit there
 

@@ -104,20 +104,25 @@ class _Scan:
 
 def compress_stream(head: bytes, rest: Source, out: Sink, *, budget: int,
                     compress: Callable[..., Result], archive: FileArchive, command: str = "",
-                    exit_code: int | None = None, **opts: Any) -> dict[str, Any]:
+                    exit_code: int | None = None,
+                    before_write: Callable[[Result, int], bool] | None = None,
+                    **opts: Any) -> dict[str, Any]:
     """Write to ``out`` the output for an input of ``head`` (already read, longer than
     ``budget``) followed by everything ``rest.read`` still gives; return a summary
     (``decision``, ``reason``, ``handle``, ``lines``, ``bytes``, and when compressed ``result``:
     a ``Result`` for the ledger, whose input is ``bytes`` long).
 
     ``compress`` is :func:`thresher.dataflow.api.compress` (called on the examined part with
-    ``handle=`` the whole input's), ``archive`` an archive with ``put_file``.
+    ``handle=`` the whole input's), ``archive`` an archive with ``put_file``. ``before_write``
+    (the boundary's hook) is called with that ``Result`` and the input's size just before the
+    output is written; ``False`` (say, the archive it staged could not be stored) means the
+    input streams out unchanged instead.
     """
     fd, path = tempfile.mkstemp(prefix="thresher-spool-")
     try:
         with os.fdopen(fd, "wb") as spool:
             return _run(head, rest, out, spool, path, budget, compress, archive, command,
-                        exit_code, opts)
+                        exit_code, before_write, opts)
     finally:
         try:
             os.unlink(path)
@@ -127,7 +132,8 @@ def compress_stream(head: bytes, rest: Source, out: Sink, *, budget: int,
 
 def _run(head: bytes, rest: Source, out: Sink, spool: BinaryIO, path: str, budget: int,
          compress: Callable[..., Result], archive: FileArchive, command: str,
-         exit_code: int | None, opts: dict[str, Any]) -> dict[str, Any]:
+         exit_code: int | None, before_write: Callable[[Result, int], bool] | None,
+         opts: dict[str, Any]) -> dict[str, Any]:
     hasher = blake3()
     cut = head.rfind(b"\n", 0, budget)
     examined = head[:cut + 1] if cut >= 0 else b""
@@ -174,11 +180,15 @@ def _run(head: bytes, rest: Source, out: Sink, spool: BinaryIO, path: str, budge
         _copy(path, out)
         return summary
     data = text.encode("utf-8", "surrogatepass")
-    out.write(data)
     last = scan.first + scan.count - 1
     reason = f"lines {scan.first}-{last} only scanned for errors"
-    summary.update(decision="compressed", lines=last, reason=reason,
-                   result=_streamed(data, reason, handle, res))
+    result = _streamed(data, reason, handle, res)
+    if before_write is not None and not before_write(result, size):
+        summary["reason"] = "the original could not be stored: passed through unchanged"
+        _copy(path, out)
+        return summary
+    out.write(data)
+    summary.update(decision="compressed", lines=last, reason=reason, result=result)
     return summary
 
 

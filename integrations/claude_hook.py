@@ -31,8 +31,12 @@ from __future__ import annotations
 
 import os
 
-from thresher import fastjson  # json.loads/dumps without json's import of re (start-up)
+from thresher.boundary import fastjson  # json.loads/dumps without json's import of re (start-up)
 from thresher.dataflow.rxcache import Lazy
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SAFE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 SCOPED_THRESHER = ("read", "expand")
@@ -119,7 +123,7 @@ def run_targets(line: str) -> list[str]:
     for d in analyze(line):
         words = d.real.split()
         if len(words) > 2 and command_name(words[0]) == "thresher" and words[1] == "run":
-            from thresher.cmd_run import parse  # (only then: most lines run no thresher)
+            from thresher.boundary.run_args import parse  # (only then: most lines run no thresher)
             try:
                 out.append(" ".join(parse(words[2:])[1]))
             except ValueError:
@@ -137,7 +141,7 @@ def _verdict(kind: str, command: str) -> dict:
 CHDIR = Lazy(r"(?:\A|[;&|(\s])(?:cd|pushd|popd)(?:\s|\Z|;)")
 
 
-def _file_rules_allow(texts: list[str], rules: dict, cwd: str, environ: dict,
+def _file_rules_allow(texts: list[str], rules: dict, cwd: str, environ: Mapping[str, str],
                       line: str) -> bool:
     """No Read/Edit rule (nor the working-directory limit) could meet a wrapped segment's paths."""
     from thresher.shell.lexer import tokenize
@@ -158,7 +162,7 @@ def _file_rules_allow(texts: list[str], rules: dict, cwd: str, environ: dict,
     return True
 
 
-def _judge_run_targets(line: str, tool_input: dict, cwd: str, environ: dict) -> dict | None:
+def _judge_run_targets(line: str, tool_input: dict, cwd: str, environ: Mapping[str, str]) -> dict | None:
     """For ``thresher run -- X`` lines: the deny/ask answer for X, else the rules loaded (or None).
 
     Judged even in the background and with thresher switched off: it is the user's rule.
@@ -177,7 +181,7 @@ def _judge_run_targets(line: str, tool_input: dict, cwd: str, environ: dict) -> 
     return rules
 
 
-def pre_tool_use(data: dict, environ: dict) -> dict | None:
+def pre_tool_use(data: dict, environ: Mapping[str, str]) -> dict | None:
     """The PreToolUse answer for a Bash call, or ``None`` (no output)."""
     tool_input = data.get("tool_input")
     if data.get("tool_name") != "Bash" or not isinstance(tool_input, dict):
@@ -186,7 +190,8 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
     if not isinstance(line, str) or not line.strip():
         return None
     from .permissions import Unknown, load_rules, settings_files, unchanged
-    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else os.getcwd()
+    given = data.get("cwd")
+    cwd: str = given if isinstance(given, str) else os.getcwd()
     try:
         rules = _judge_run_targets(line, tool_input, cwd, environ)
     except Unknown:
@@ -195,7 +200,7 @@ def pre_tool_use(data: dict, environ: dict) -> dict | None:
         return rules
     if tool_input.get("run_in_background"):
         return None  # a background command's output is read while it runs: never hold it back
-    from thresher import switches
+    from thresher.boundary import switches
     from .claude_post import raw_asked
     if switches.disabled() or switches.off("hooks") or raw_asked(line):
         return None  # off, or the agent asked for this line's output untouched
@@ -237,7 +242,7 @@ def scope_event(data: dict) -> None:
 SCOPE_EVENTS = ("SessionStart", "PreCompact", "SubagentStart", "SubagentStop", "SessionEnd")
 
 
-def handle(raw: bytes, environ: dict | None = None) -> str:
+def handle(raw: bytes, environ: Mapping[str, str] | None = None) -> str:
     """The hook's stdout for one event ("" for none). Never raises."""
     environ = os.environ if environ is None else environ
     try:

@@ -30,6 +30,10 @@ import os
 
 from thresher.dataflow.rxcache import Lazy
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 MAX_READ = 64 * 1024 * 1024  # the most of a saved output read back (thresher run's capture cap)
 # Commands whose own output is nothing worth a look: they may sit beside the one that speaks.
 QUIET = frozenset("""cd pushd popd export unset set source . alias true false mkdir touch rm rmdir
@@ -87,7 +91,7 @@ def _full_text(response: dict) -> tuple[str, bool] | None:
         return None
 
 
-def _pre_would_wrap(data: dict, environ: dict) -> bool:
+def _pre_would_wrap(data: dict, environ: Mapping[str, str]) -> bool:
     """Whether the PreToolUse hook rewrites this same call (then it was compressed there)."""
     from .claude_hook import pre_tool_use
     pre = {**data, "hook_event_name": "PreToolUse"}
@@ -123,7 +127,7 @@ def grep_post(data: dict) -> dict | None:
             or response.get("mode") != "content" or not isinstance(response.get("content"), str) \
             or not response["content"]:
         return None
-    from thresher import switches
+    from thresher.boundary import switches
     if switches.disabled() or switches.off("hooks") or not claim(data.get("tool_use_id")):
         return None
     from thresher.bench.replay import grep_command
@@ -137,7 +141,7 @@ def grep_post(data: dict) -> dict | None:
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}}
 
 
-def post_tool_use(data: dict, environ: dict) -> dict | None:
+def post_tool_use(data: dict, environ: Mapping[str, str]) -> dict | None:
     """The PostToolUse answer for a Bash or Grep call, or ``None`` (the original stands)."""
     if data.get("tool_name") == "Grep":
         return grep_post(data)
@@ -145,7 +149,7 @@ def post_tool_use(data: dict, environ: dict) -> dict | None:
     if usable is None:
         return None
     line, response = usable
-    from thresher import switches
+    from thresher.boundary import switches
     if switches.disabled() or switches.off("hooks"):
         return None
     command = post_command(line)
@@ -218,32 +222,17 @@ def compress_for_agent(text: str, command: str, data: dict, response: dict,
     ``measuring`` (measure-first): the event is recorded as measure-only and ``None`` returned
     always, so the agent reads the original.
     """
-    from thresher import switches
-    from thresher.dataflow.api import compress
+    from thresher.boundary.deliver import deliver
     from thresher.stores.sessions import make_scope
+
     from .claude_hook import scope_of
     raw = text.encode("utf-8", "surrogateescape")
     named = scope_of(data)
     scope = make_scope(*named) if named else ""
     # the host's own wording when it read a non-zero status as no error (grep's 1, diff's 1)
     exit_code = None if response.get("returnCodeInterpretation") else 0
-    cwd = _cwd(data)
-    res = compress(raw, command=command, exit_code=exit_code, stream="stdout", scope=scope,
-                   ledger=switches.session_ledger(scope, measuring), cwd=cwd)
-    if measuring:
-        switches.record(res, raw, command=command, stream="stdout", role="default",
-                        exit_code=exit_code, scope=scope, measure_only=True, cwd=cwd)
-        return None
-    if res.output == raw or len(res.output) >= len(raw):
-        return None
-    try:
-        if not res.archived:
-            from thresher.stores.archive import SqliteArchive
-            SqliteArchive().put(res.handle, raw, {"command": command, "exit_code": exit_code,
-                                                  "stream": "stdout"})
-    except Exception:  # noqa: BLE001 - no archive, no handle to show: the original stands
-        return None
-    from thresher.stores.savings import record_payload
-    record_payload(res, raw, command=command, stream="stdout", role="default",
-                   exit_code=exit_code, scope=scope)
-    return res.output.decode("utf-8", "replace")
+    done = deliver(raw, command=command, exit_code=exit_code, stream="stdout", scope=scope,
+                   measuring=measuring, cwd=_cwd(data), binary=False, smaller_only=True)
+    if done.measuring or done.result is None:
+        return None  # measuring, not smaller, or not archived: the original stands
+    return done.output.decode("utf-8", "replace")

@@ -19,6 +19,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 EVENTS = {"PreToolUse": "Bash", "PostToolUse": "Bash", "SessionStart": None, "PreCompact": None,
           "SubagentStart": None, "SubagentStop": None, "SessionEnd": None}
 TIMEOUT_S = 10  # a timed-out hook does not block: the call goes on (or its output stays) unchanged
@@ -32,11 +36,11 @@ class SettingsError(Exception):
     """The settings file cannot be read or merged (the message names the file and the fix)."""
 
 
-def user_settings(environ: dict | None = None) -> str:
+def user_settings(environ: Mapping[str, str] | None = None) -> str:
     """``~/.claude/settings.json`` (``$CLAUDE_CONFIG_DIR/settings.json`` when set)."""
     env = os.environ if environ is None else environ
     from thresher.dataflow.paths import home_of   # an empty HOME counts as unset
-    base = env.get("CLAUDE_CONFIG_DIR") or os.path.join(home_of(env) or "~", ".claude")
+    base = env.get("CLAUDE_CONFIG_DIR") or os.path.join(home_of(dict(env)) or "~", ".claude")
     return os.path.join(os.path.expanduser(base), "settings.json")
 
 
@@ -94,7 +98,8 @@ def _load(path: str) -> tuple[dict, bytes | None]:
     try:
         data = json.loads(raw.decode("utf-8") or "{}")
     except (ValueError, UnicodeDecodeError) as exc:
-        where = f" (line {exc.lineno}, column {exc.colno})" if hasattr(exc, "lineno") else ""
+        where = (f" (line {exc.lineno}, column {exc.colno})"
+                 if isinstance(exc, json.JSONDecodeError) else "")
         raise SettingsError(f"{path}{where}: not valid JSON: {exc}; fix or move the file, then "
                             "run `thresher init claude` again") from exc
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):

@@ -27,6 +27,10 @@ import os
 import shlex
 from urllib.parse import urlsplit
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 TOOLS = ("rtk", "lean-ctx", "omni", "headroom")
 FIXES = {"RTK": "rtk init -g --uninstall (or --uninstall in that project)",
          "lean-ctx": "lean-ctx uninstall", "OMNI": "omni init --uninstall",
@@ -83,7 +87,7 @@ def _proxy(url: object) -> str | None:
         host, port = parts.hostname, parts.port
     except ValueError:
         return None
-    return PROXY_PORTS.get(port) if host in LOOPBACK else None
+    return PROXY_PORTS.get(port) if host in LOOPBACK and port is not None else None
 
 
 def in_settings(path: str) -> list[Conflict]:
@@ -96,7 +100,9 @@ def in_settings(path: str) -> list[Conflict]:
     if not isinstance(data, dict):
         return []
     found = []
-    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        hooks = {}
     for event, groups in hooks.items():
         for group in groups if isinstance(groups, list) else []:
             handlers = group.get("hooks") if isinstance(group, dict) else None
@@ -105,7 +111,9 @@ def in_settings(path: str) -> list[Conflict]:
                 tool = tool_of_hook(command) if isinstance(command, str) else None
                 if tool:
                     found.append(Conflict(tool, f"{event} hook `{command}`", path))
-    env = data.get("env") if isinstance(data.get("env"), dict) else {}
+    env = data.get("env")
+    if not isinstance(env, dict):
+        env = {}
     owner = _proxy(env.get("ANTHROPIC_BASE_URL"))
     if owner:
         found.append(Conflict(owner, f"env ANTHROPIC_BASE_URL={env['ANTHROPIC_BASE_URL']} (its "
@@ -139,7 +147,7 @@ def installed(path_var: str) -> list[str]:
     return [f"{t} ({where})" for t, where in found.items() if where]
 
 
-def probe(settings: list[str], environ: dict) -> list[Conflict]:
+def probe(settings: list[str], environ: Mapping[str, str]) -> list[Conflict]:
     """Every conflict in ``settings`` files, on ``PATH`` and in the environment's proxy URL."""
     found = [c for path in dict.fromkeys(settings) for c in in_settings(path)]
     found += on_path(environ.get("PATH", ""))
@@ -150,7 +158,7 @@ def probe(settings: list[str], environ: dict) -> list[Conflict]:
     return found
 
 
-def settings_for(project: str, environ: dict) -> list[str]:
+def settings_for(project: str, environ: Mapping[str, str]) -> list[str]:
     """Every settings file whose hooks join a session in ``project`` (all levels)."""
     from .permissions import settings_files
     return settings_files(os.path.abspath(project), environ)

@@ -112,7 +112,7 @@ def check_hook_command(command: str) -> list[Check]:
 def _runner_of(answer: dict | None) -> str | None:
     """The thresher words of a rewritten sample line, when they name an executable by path."""
     try:
-        line = answer["hookSpecificOutput"]["updatedInput"]["command"]
+        line = (answer or {})["hookSpecificOutput"]["updatedInput"]["command"]
         words = shlex.split(line)
     except (TypeError, KeyError, ValueError):
         return None
@@ -142,8 +142,9 @@ def check_post(command: str, env: dict, tmp: str) -> Check:
                    "hook_event_name": "SessionEnd", "transcript_path": data["transcript_path"]},
          env, tmp)
     try:
-        new = answer["hookSpecificOutput"]["updatedToolOutput"]
-        ok = answer["hookSpecificOutput"]["hookEventName"] == "PostToolUse" and \
+        hook_output = (answer or {})["hookSpecificOutput"]
+        new = hook_output["updatedToolOutput"]
+        ok = hook_output["hookEventName"] == "PostToolUse" and \
             {k: v for k, v in new.items() if k != "stdout"} == {k: v for k, v in response.items()
                                                                 if k != "stdout"} \
             and "thresher expand" in new["stdout"] and len(new["stdout"]) < len(real.stdout)
@@ -176,7 +177,7 @@ def check_rewritten_runs(command: str, env: dict, tmp: str) -> Check:
                 "tool_input": {"command": line, "description": "doctor"}}
         _, answer, said = _ask(command, data, env, tmp)
         try:
-            new = answer["hookSpecificOutput"]["updatedInput"]["command"]
+            new = (answer or {})["hookSpecificOutput"]["updatedInput"]["command"]
         except (TypeError, KeyError):
             return Check(FAIL, "rewritten line", f"no rewrite of {line!r} in bypassPermissions "
                          f"mode ({said!r})", "reinstall thresher, then thresher init claude")

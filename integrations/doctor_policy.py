@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from .doctor import FAIL, OK, WARN, Check
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
-def check_conflicts(project: str, environ: dict) -> Check:
+
+def check_conflicts(project: str, environ: Mapping[str, str]) -> Check:
     """No other tool rewrites the agent's output too (RTK, lean-ctx, OMNI, headroom)."""
     from . import conflicts
     found = conflicts.probe(conflicts.settings_for(project, environ), environ)
@@ -45,7 +49,7 @@ def check_standing(gate: int | None) -> Check:
 
 def check_posture() -> list[Check]:
     """Each measure-first scope: measuring (how far its baseline window is) or graduated."""
-    from thresher import switches
+    from thresher.boundary import switches
     from . import rollout
     try:
         items = rollout.status()
@@ -66,7 +70,7 @@ def check_posture() -> list[Check]:
 
 def check_switches() -> Check:
     """Which kill switches are set (a misspelt subsystem would silently switch nothing off)."""
-    from thresher import switches
+    from thresher.boundary import switches
     if switches.master_off():
         return Check(WARN, "switches", "THRESHER_DISABLE is set: every subsystem is off",
                      "unset THRESHER_DISABLE")

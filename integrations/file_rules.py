@@ -27,6 +27,11 @@ import os
 from thresher.dataflow.rxcache import Lazy
 from thresher.dataflow.rxcache import re_lazy as re  # imported only when a rule needs a regex
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from re import Pattern
+
 FILE_KINDS = ("Read", "Edit", "Write", "MultiEdit", "NotebookEdit")
 # Commands that read the current folder when given no path operand.
 TREE_READERS = frozenset({"find", "ls", "tree", "du"})
@@ -63,7 +68,7 @@ def file_specs(entries: list[str]) -> list[str | None]:
     return out
 
 
-def policy_from(rules: dict, cwd: str, environ: dict) -> FilePolicy:
+def policy_from(rules: dict, cwd: str, environ: Mapping[str, str]) -> FilePolicy:
     """The :class:`FilePolicy` of merged ``rules`` (see ``permissions.load_rules``)."""
     patterns = file_specs(rules.get("deny", [])) + file_specs(rules.get("ask", []))
     workdirs = [cwd, environ.get("CLAUDE_PROJECT_DIR") or ""] + list(rules.get("dirs", []))
@@ -83,7 +88,7 @@ def _anchors(spec: str, cwd: str, home: str, roots: list[str]) -> list[tuple[str
     return [(os.path.join(cwd, body), anchored)]
 
 
-def _glob_regex(pattern: str) -> re.Pattern:
+def _glob_regex(pattern: str) -> Pattern[str]:
     """A gitignore-style glob (``**`` crosses folders, ``*`` and ``?`` do not) as a regex."""
     out, i = [], 0
     while i < len(pattern):
@@ -176,12 +181,12 @@ def touched(segment, cwd: str, home: str) -> list[tuple[str, bool]] | None:
     return out
 
 
-def may_refuse(policy: FilePolicy, segment, cwd: str, environ: dict) -> bool:
+def may_refuse(policy: FilePolicy, segment, cwd: str, environ: Mapping[str, str]) -> bool:
     """Whether a Read/Edit rule or the working-directory limit could meet ``segment``'s paths."""
     if not policy.active():
         return False
     from thresher.dataflow.paths import home_of   # an empty HOME counts as unset
-    home = home_of(environ)
+    home = home_of(dict(environ))
     paths = touched(segment, cwd, home)
     if paths is None:
         return True

@@ -145,11 +145,14 @@ def execute(line: str, timeout: float, max_output: int = MAX_OUTPUT) -> tuple[st
     return text + f"[exit status {_shell_status(status)}]\n", False
 
 
-def _collect(proc: subprocess.Popen, deadline: float, cap: int) -> tuple[bytes, str]:
+def _collect(proc: subprocess.Popen[bytes], deadline: float, cap: int) -> tuple[bytes, str]:
     """Read the shared output pipe until EOF, the shell's exit, the deadline or the cap."""
-    fd = proc.stdout.fileno()
+    pipe = proc.stdout
+    assert pipe is not None  # (started with stdout=PIPE)
+    fd = pipe.fileno()
     os.set_blocking(fd, False)
-    chunks, size = [], 0
+    chunks: list[bytes] = []
+    size = 0
     with selectors.DefaultSelector() as sel:
         sel.register(fd, selectors.EVENT_READ)
         try:
@@ -169,7 +172,7 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int) -> tuple[bytes, 
                 if not exited and time.monotonic() >= deadline:
                     return b"".join(chunks), "timeout"
         finally:
-            proc.stdout.close()
+            pipe.close()
 
 
 def _read(fd: int) -> bytes | None:

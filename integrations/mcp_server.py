@@ -156,7 +156,7 @@ def _read_tool(config: Config):
         return ListRoots()
 
     async def thresher_read(path: str, mode: str = "", lines: str = "",
-                            client_roots: Annotated[mcp_types.ListRootsResult,
+                            client_roots: Annotated[mcp_types.ListRootsResult | None,
                                                     Resolve(roots_request)] = None) -> str:
         declared = declared_roots(client_roots) if client_roots is not None else []
         roots = effective_roots(declared, config.roots, config.cwd)

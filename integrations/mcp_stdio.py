@@ -22,6 +22,10 @@ import sys
 
 import anyio
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 MAX_LINE = 16 * 1024 * 1024
 
 
@@ -150,10 +154,12 @@ class _Wire:
         return self.lines()
 
 
-async def serve(lowlevel_server) -> None:
+async def serve(lowlevel_server: Any) -> None:
     """Serve ``lowlevel_server`` (the SDK's) over this process's stdin/stdout until EOF."""
+    from typing import cast
+
     from mcp.server.stdio import stdio_server
-    wire = _Wire()
+    wire = cast("anyio.AsyncFile[str]", _Wire())  # the two methods the SDK's transport calls
     async with stdio_server(stdin=wire, stdout=wire) as (read_stream, write_stream):
         await lowlevel_server.run(read_stream, write_stream,
                                   lowlevel_server.create_initialization_options())

@@ -34,8 +34,13 @@ from __future__ import annotations
 
 import os
 
-from thresher import fastjson
+from thresher.boundary import fastjson
 from thresher.dataflow.rxcache import re_lazy as re  # imported only when a rule needs a regex
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from re import Pattern
 
 PROMPT_MODES = frozenset({"default", "acceptEdits"})
 FREE_MODES = frozenset({"bypassPermissions"})
@@ -66,10 +71,10 @@ class Unknown(Exception):
     """The outcome cannot be predicted (unreadable settings, an unknown rule form)."""
 
 
-def settings_files(cwd: str, environ: dict) -> list[str]:
+def settings_files(cwd: str, environ: Mapping[str, str]) -> list[str]:
     """Every settings file Claude Code may merge for a session in ``cwd`` (more is safer)."""
     from thresher.dataflow.paths import home_of   # an empty HOME counts as unset
-    config = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home_of(environ) or "/", ".claude")
+    config = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home_of(dict(environ)) or "/", ".claude")
     files = ["/etc/claude-code/managed-settings.json",
              "/Library/Application Support/ClaudeCode/managed-settings.json",
              os.path.join(config, "settings.json"), os.path.join(config, "settings.local.json")]
@@ -95,7 +100,7 @@ CLI_RULE_FLAGS = ("--allowedTools", "--allowed-tools", "--disallowedTools", "--d
                   "--settings", "--add-dir", "--permission-prompt-tool")
 
 
-def cli_rules_seen(environ: dict, pid: int | None = None, depth: int = 8) -> bool:
+def cli_rules_seen(environ: Mapping[str, str], pid: int | None = None, depth: int = 8) -> bool:
     """Whether the ``claude`` process that started this hook was given rule flags.
 
     Only when Claude Code started the hook (it sets ``CLAUDE_PROJECT_DIR`` for hook commands);
@@ -174,7 +179,7 @@ def bash_specs(entries: list[str], kind: str) -> list[str | None]:
     return out
 
 
-def _regex(spec: str) -> re.Pattern:
+def _regex(spec: str) -> Pattern[str]:
     """A Claude Code Bash pattern as a regex: ``*`` is any text; ``X *`` and ``X:*`` also match X."""
     if spec.endswith(":*"):
         spec = spec[:-2] + " *"

@@ -42,7 +42,7 @@ def _home() -> str:
 
 
 def _state_path() -> str:
-    from thresher.switches import ROLLOUT_FILE
+    from thresher.boundary.switches import ROLLOUT_FILE
     return os.path.join(_home(), ROLLOUT_FILE)
 
 
@@ -175,7 +175,8 @@ def _read_log(path: str) -> list[tuple[str, str]]:
     """The ``(family, handle)`` lines of a window's index ([] when none yet)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            return [tuple(line.rstrip("\n").partition("\t")[::2]) for line in fh]
+            return [(family, handle) for family, _, handle in
+                    (line.rstrip("\n").partition("\t") for line in fh)]
     except OSError:
         return []
 

@@ -24,6 +24,10 @@ from thresher.dataflow.errors import ArchiveError
 
 from .db import database, home
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["ArchiveError", "FileArchive", "SqliteArchive", "default_archive", "home"]
 
 HEX = frozenset("0123456789abcdef")
@@ -87,87 +91,137 @@ def _ago(seconds: float) -> str:
     return f"{days:.1f} days" if days >= 1 else f"{seconds / 3600:.1f} hours"
 
 
+ArchiveRow = tuple[str, bytes, str, int, int, float, float, str]
+"""One ``archive`` row as :func:`archive_row` makes it (handle, data, codec, size, stored,
+created, accessed, meta)."""
+
+
+def archive_row(handle: str, raw: bytes, meta: dict[str, object]) -> ArchiveRow:
+    """The row that stores ``raw`` under ``handle`` (checked, packed, within the cap); raises
+    :class:`ArchiveError` like :meth:`SqliteArchive.put` when it cannot be stored."""
+    handle = _check_handle(handle)
+    data, codec = _pack(raw)
+    if len(data) > max_bytes():
+        raise ArchiveError(f"payload of {len(raw)} bytes exceeds the archive cap")
+    now = clock()
+    # repr, not json: the metadata is plain str/int/None, and json costs ~1 ms of imports on
+    # the hot path; meta() reads it back with ast.literal_eval (never eval).
+    return (handle, data, codec, len(raw), len(data), now, now, repr(dict(sorted(meta.items()))))
+
+
+def insert_archive(conn: Any, row: ArchiveRow) -> int | None:
+    """Write ``row`` inside the caller's transaction (a re-put refreshes the entry's age and
+    revives a tombstone); the new rowid."""
+    cur = conn.execute(
+        "INSERT INTO archive (handle, data, codec, size, stored, created, accessed, meta) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET "
+        "accessed = excluded.accessed, data = coalesce(archive.data, excluded.data), "
+        "codec = CASE WHEN archive.data IS NULL THEN excluded.codec ELSE archive.codec END, "
+        "stored = CASE WHEN archive.data IS NULL THEN excluded.stored ELSE archive.stored END, "
+        "gone = NULL", row)
+    rowid: int | None = cur.lastrowid
+    return rowid
+
+
+def after_insert(archive: SqliteArchive, rowid: int | None, stored: int) -> None:
+    """Retention after a new entry: every :data:`EVICT_EVERY` rowids, or after a large one
+    (housekeeping in transactions of its own; never the command's problem)."""
+    if rowid and rowid % EVICT_EVERY == 0 or stored > max_bytes() // 64:
+        try:
+            archive.evict()
+        except Exception:  # noqa: BLE001 - retention is housekeeping, never the command's problem
+            pass
+
+
+class PackedFile:
+    """An original too big to hold in memory, compressed a chunk at a time into a temporary file
+    next to it (checked against the cap), ready to be written into its row inside a transaction
+    (:meth:`insert`); a context manager that removes the temporary file."""
+
+    def __init__(self, handle: str, path: str, size: int, meta: dict[str, object],
+                 chunk: int = 1 << 20) -> None:
+        import tempfile
+        import zlib
+        self.handle, self.chunk = _check_handle(handle), chunk
+        packer = zlib.compressobj(1)
+        self.packed = tempfile.TemporaryFile(dir=os.path.dirname(path) or None)
+        try:
+            with open(path, "rb") as src:
+                while True:
+                    block = src.read(chunk)
+                    if not block:
+                        break
+                    self.packed.write(packer.compress(block))
+            self.packed.write(packer.flush())
+            stored = self.packed.tell()
+            if stored > max_bytes():
+                raise ArchiveError(f"payload of {size} bytes exceeds the archive cap")
+        except BaseException:
+            self.packed.close()
+            raise
+        self.now = clock()
+        self.row = (self.handle, stored, size, stored, self.now, self.now,
+                    repr(dict(sorted(meta.items()))))
+
+    def __enter__(self) -> PackedFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Remove the temporary file."""
+        self.packed.close()
+
+    def insert(self, conn: Any) -> int | None:
+        """Write the row and its blob inside the caller's transaction (an entry already holding
+        the original is only refreshed); the new rowid, ``None`` when refreshed."""
+        handle, now, chunk = self.handle, self.now, self.chunk
+        have = conn.execute("SELECT rowid, data IS NOT NULL FROM archive WHERE handle = ?",
+                            (handle,)).fetchone()
+        if have and have[1]:
+            conn.execute("UPDATE archive SET accessed = ?, gone = NULL WHERE handle = ?",
+                         (now, handle))
+            return None
+        if have:
+            conn.execute("DELETE FROM archive WHERE handle = ?", (handle,))
+        rowid: int = conn.execute(
+            "INSERT INTO archive (handle, data, codec, size, stored, created, accessed, meta) "
+            "VALUES (?, zeroblob(?), 'zlib', ?, ?, ?, ?, ?)", self.row).lastrowid
+        self.packed.seek(0)
+        with conn.blobopen("archive", "data", rowid) as blob:
+            while True:
+                block = self.packed.read(chunk)
+                if not block:
+                    break
+                blob.write(block)
+        return rowid
+
+
 class SqliteArchive:
     """Raw payloads in the ``archive`` table of ``thresher.db`` (same ``put``/``get`` as before)."""
 
     def __init__(self, folder: str | None = None) -> None:
         self.db = database(folder)
 
-    def put(self, handle: str, raw: bytes, meta: dict) -> None:
+    def put(self, handle: str, raw: bytes, meta: dict[str, object]) -> None:
         """Store ``raw`` under ``handle`` (idempotent; a re-put refreshes the entry's age).
 
         Raises (``ArchiveError``, ``OSError``, ``sqlite3.Error``) when it cannot store: the caller
         then emits raw output.
         """
-        handle = _check_handle(handle)
-        data, codec = _pack(raw)
-        if len(data) > max_bytes():
-            raise ArchiveError(f"payload of {len(raw)} bytes exceeds the archive cap")
-        now = clock()
-        # repr, not json: the metadata is plain str/int/None, and json costs ~1 ms of imports on
-        # the hot path; meta() reads it back with ast.literal_eval (never eval).
-        row = (handle, data, codec, len(raw), len(data), now, now, repr(dict(sorted(meta.items()))))
+        row = archive_row(handle, raw, meta)
+        rowid = self.db.write(lambda conn: insert_archive(conn, row))
+        after_insert(self, rowid, row[4])
 
-        def txn(conn):
-            cur = conn.execute(
-                "INSERT INTO archive (handle, data, codec, size, stored, created, accessed, meta) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET "
-                "accessed = excluded.accessed, data = coalesce(archive.data, excluded.data), "
-                "codec = CASE WHEN archive.data IS NULL THEN excluded.codec ELSE archive.codec END, "
-                "stored = CASE WHEN archive.data IS NULL THEN excluded.stored ELSE archive.stored END, "
-                "gone = NULL", row)
-            return cur.lastrowid
-        rowid = self.db.write(txn)
-        if rowid and rowid % EVICT_EVERY == 0 or len(data) > max_bytes() // 64:
-            try:
-                self.evict()
-            except Exception:  # noqa: BLE001 - retention is housekeeping, never the command's problem
-                pass
-
-    def put_file(self, handle: str, path: str, size: int, meta: dict, chunk: int = 1 << 20) -> None:
+    def put_file(self, handle: str, path: str, size: int, meta: dict[str, object],
+                 chunk: int = 1 << 20) -> None:
         """:meth:`put` for an original too big to hold in memory: the file at ``path`` (``size``
         bytes, hashed to ``handle`` by the caller) is compressed a chunk at a time into a temporary
         file next to it and written into its row through SQLite's incremental blob I/O, so memory
         stays bounded by ``chunk``. Raises like :meth:`put` when it cannot store."""
-        import tempfile
-        import zlib
-        handle = _check_handle(handle)
-        packer = zlib.compressobj(1)
-        with tempfile.TemporaryFile(dir=os.path.dirname(path) or None) as packed, \
-                open(path, "rb") as src:
-            while True:
-                block = src.read(chunk)
-                if not block:
-                    break
-                packed.write(packer.compress(block))
-            packed.write(packer.flush())
-            stored = packed.tell()
-            if stored > max_bytes():
-                raise ArchiveError(f"payload of {size} bytes exceeds the archive cap")
-            now = clock()
-            row = (handle, stored, size, stored, now, now, repr(dict(sorted(meta.items()))))
-
-            def txn(conn):
-                have = conn.execute("SELECT rowid, data IS NOT NULL FROM archive WHERE handle = ?",
-                                    (handle,)).fetchone()
-                if have and have[1]:
-                    conn.execute("UPDATE archive SET accessed = ?, gone = NULL WHERE handle = ?",
-                                 (now, handle))
-                    return None
-                if have:
-                    conn.execute("DELETE FROM archive WHERE handle = ?", (handle,))
-                rowid = conn.execute(
-                    "INSERT INTO archive (handle, data, codec, size, stored, created, accessed, meta) "
-                    "VALUES (?, zeroblob(?), 'zlib', ?, ?, ?, ?, ?)", row).lastrowid
-                packed.seek(0)
-                with conn.blobopen("archive", "data", rowid) as blob:
-                    while True:
-                        block = packed.read(chunk)
-                        if not block:
-                            break
-                        blob.write(block)
-                return rowid
-            self.db.write(txn)
+        with PackedFile(handle, path, size, meta, chunk) as packed:
+            self.db.write(packed.insert)
         try:
             self.evict()
         except Exception:  # noqa: BLE001 - retention is housekeeping, never the command's problem

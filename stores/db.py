@@ -250,7 +250,8 @@ def _recover(path: str, timeout: float = BUSY_TIMEOUT_S):
                 break
             except BlockingIOError:
                 if waited >= timeout:  # a message SQLite's own busy errors share: counted as a skip
-                    raise sqlite3.OperationalError("database is locked (recovery in progress)")
+                    raise sqlite3.OperationalError(
+                        "database is locked (recovery in progress)") from None
                 time.sleep(0.02)
                 waited += 0.02
         try:  # another process may already have recreated it

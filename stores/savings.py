@@ -24,6 +24,10 @@ import time
 
 from .db import database
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
 COUNTERFACTUAL_CHARS = 30_000
 """What an agent would have read of one output at most (harnesses cut tool output about there)."""
 BOOKKEEPING = frozenset(("score", "route", "persist"))
@@ -44,7 +48,7 @@ gives ``factor`` times the graph's budget (half → 2x, a quarter → 1.5x; less
 
 def disabled() -> bool:
     """True when ``THRESHER_NO_LEDGER`` (or ``THRESHER_OFF=ledger``) asks for no ledger at all."""
-    from thresher.switches import ledger_disabled
+    from .env import ledger_disabled
     return ledger_disabled()
 
 
@@ -79,7 +83,8 @@ class _Untouched:
     def __init__(self, raw: bytes) -> None:
         from thresher.dataflow.finalize import Emission
         self.emission = Emission(raw, "raw", "passed through untouched")
-        self.output, self.applied, self.pclass, self.graph_id, self.ms = raw, [], "", "", 0.0
+        self.applied: list[str] = []
+        self.output, self.pclass, self.graph_id, self.ms = raw, "", "", 0.0
         self.handle, self.archived = "", False
 
 
@@ -109,38 +114,35 @@ def event_row(res, raw: bytes, *, command: str, stream: str, role: str, exit_cod
             "budget_factor": float(getattr(res, "budget_factor", 1.0))}
 
 
-def record_payload(res, raw: bytes, *, command: str = "", stream: str = "stdout",
-                   role: str = "default", exit_code=None, scope: str = "",
+def record_payload(res: Any, raw: bytes, *, command: str = "", stream: str = "stdout",
+                   role: str = "default", exit_code: int | None = None, scope: str = "",
                    measure_only: bool = False, folder: str | None = None,
-                   size: "int | None" = None) -> None:
-    """Archive ``raw`` if the engine did not, and append its savings event. Never raises.
+                   size: int | None = None) -> None:
+    """Archive ``raw`` if the engine did not, and append its savings event, in one transaction
+    (:class:`thresher.stores.batch.PayloadWrites`). Never raises.
 
     The archive write happens even with ``THRESHER_NO_LEDGER``: every payload stays expandable.
     """
-    if not raw:
-        return
+    from .batch import PayloadWrites
+    writes = PayloadWrites(folder)
+    writes.record(res, raw, command=command, stream=stream, role=role, exit_code=exit_code,
+                  scope=scope, measure_only=measure_only, size=size)
     try:
-        from thresher.dataflow.api import handle_of
-        handle = (res.handle if res is not None else "") or handle_of(raw)
-        if res is None or not res.archived:
-            from .archive import SqliteArchive
-            SqliteArchive(folder).put(handle, raw, {"command": command, "exit_code": exit_code,
-                                                    "stream": stream})
-        if disabled():
-            return
-        row = event_row(res, raw, command=command, stream=stream, role=role, exit_code=exit_code,
-                        scope=scope, measure_only=measure_only, handle=handle, size=size)
-        insert_event(row, folder)
+        writes.commit()
     except Exception:  # noqa: BLE001 - the ledger must never disturb the command
         pass
 
 
 def insert_event(row: dict, folder: str | None = None) -> None:
     """Append one event (keys as :func:`event_row` makes them)."""
+    database(folder).write(lambda conn: insert_event_row(conn, row))
+
+
+def insert_event_row(conn: Any, row: dict[str, Any]) -> None:
+    """Append one event inside the caller's transaction."""
     cols = ",".join(f'"{k}"' for k in row)
     marks = ",".join("?" * len(row))
-    database(folder).write(lambda c: c.execute(
-        f"INSERT INTO events ({cols}) VALUES ({marks})", list(row.values())))
+    conn.execute(f"INSERT INTO events ({cols}) VALUES ({marks})", list(row.values()))
 
 
 def bounce(handle: str, tokens: int, folder: str | None = None) -> bool:

@@ -21,6 +21,10 @@ from thresher.dataflow.blocks import block_keys
 
 from .db import database
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
 DELIVERED_CHARS = 30_000
 """What an agent is assumed to read of one output (the same cap as the savings counterfactual)."""
 
@@ -57,6 +61,20 @@ def delivered_prefix(lines: "list[str]") -> list[str]:
     return out
 
 
+def delivered_rows(scope: str, lines: list[str]) -> list[tuple[str, int, float]]:
+    """The ``delivered`` rows that remember the windows of ``lines`` for ``scope`` (none
+    without a scope)."""
+    if not scope:
+        return []
+    now = time.time()
+    return [(scope, key, now) for _, key in block_keys(delivered_prefix(lines))]
+
+
+def insert_delivered(conn: Any, rows: list[tuple[str, int, float]]) -> None:
+    """Append ``rows`` inside the caller's transaction (append-only: a known window stays)."""
+    conn.executemany("INSERT OR IGNORE INTO delivered (scope, key, ts) VALUES (?, ?, ?)", rows)
+
+
 class SessionLedger:
     """The ``delivered`` table: implements the engine's ``SessionLedger`` protocol."""
 
@@ -72,22 +90,17 @@ class SessionLedger:
         for i in range(0, len(unique), 500):  # stay under SQLite's bound-parameter limit
             chunk = unique[i:i + 500]
             marks = ",".join("?" * len(chunk))
-            found.update(r[0] for r in self.db.run(lambda c: c.execute(
-                f"SELECT key FROM delivered WHERE scope = ? AND key IN ({marks})",
-                [scope, *chunk]).fetchall()))
+            query, args = (f"SELECT key FROM delivered WHERE scope = ? AND key IN ({marks})",
+                           [scope, *chunk])
+            found.update(r[0] for r in self.db.run(
+                lambda c, query=query, args=args: c.execute(query, args).fetchall()))
         return found
 
     def record(self, scope: str, lines: "list[str]") -> None:
         """Remember the windows of ``lines`` (as delivered) for ``scope``; append-only."""
-        if not scope:
-            return
-        keys = block_keys(delivered_prefix(lines))
-        if not keys:
-            return
-        now = time.time()
-        rows = [(scope, key, now) for _, key in keys]
-        self.db.write(lambda c: c.executemany(
-            "INSERT OR IGNORE INTO delivered (scope, key, ts) VALUES (?, ?, ?)", rows))
+        rows = delivered_rows(scope, lines)
+        if rows:
+            self.db.write(lambda conn: insert_delivered(conn, rows))
 
     def budget_adapt(self, scope: str, command: str) -> dict | None:
         """The bounce-adaptive budget of ``command`` for ``scope`` (see ``savings.adapt``)."""

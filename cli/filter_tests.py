@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 
+from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 
 from thresher.filters import engine
@@ -34,8 +35,10 @@ def emission(f: dict, test: FilterTest) -> str:
     payload = initial_payload(test.input.encode("utf-8"), command=test.command or "",
                               exit_code=test.exit_code)
     read_params = {"strip_ansi": f["strip_ansi"], "redraws": True, "max_line_chars": 4000}
-    payload = read.run(payload, read_params, None) or payload
-    payload = score.run(payload, _SCORE, None) or payload
+    ctx = Context({"max_lines": 1 << 30, "max_tokens": 1 << 30, "stage_ms": 0, "total_ms": 0},
+                  None, "", "filters-test")   # read and score use no budget, archive or handle
+    payload = read.run(payload, read_params, ctx) or payload
+    payload = score.run(payload, _SCORE, ctx) or payload
     out = engine.apply(f, payload) or payload
     return "\n".join(out.lines)
 

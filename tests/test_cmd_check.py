@@ -60,11 +60,15 @@ def test_invalid_graph_exits_2_naming_the_file_and_node(tmp_path):
 
 
 def test_failing_property_exits_1_with_a_minimal_example(tmp_path):
-    """A graph that drops error lines (no score node) fails INV-6 with a shortened example."""
+    """A graph that drops error lines (no score node, and a budget of 6 lines that trim fills with
+    head and tail) fails INV-6 with a shortened example. (The lossy case must be common: the ci
+    profile is derandomized, but Hypothesis draws from the literals of the source it runs, so the
+    example sequence moves with any edit.)"""
     graph = tmp_path / "lossy.default.yaml"
     graph.write_text(GOOD.replace("  score: {stage: score}\n", "")
-                     .replace("  - guard -> score\n  - score -> trim\n", "  - guard -> trim\n"))
-    res = _check(str(graph), "--invariant", "INV-6", "--examples", "300", "--profile", "ci")
+                     .replace("  - guard -> score\n  - score -> trim\n", "  - guard -> trim\n")
+                     .replace("budget: {max_lines: 60, max_tokens: 2000}", "budget: {max_lines: 6, max_tokens: 2000}"))
+    res = _check(str(graph), "--invariant", "INV-6", "--examples", "30", "--profile", "ci")
     assert res.returncode == 1, res.stdout + res.stderr
     assert f"FAIL  {graph}  INV-6 " in res.stdout
     assert "INV-6: error line" in res.stdout and "minimal example: Case(" in res.stdout

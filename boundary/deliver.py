@@ -133,7 +133,7 @@ def _note_measured(res: Result, data: bytes, command: str, cwd: str | None) -> N
         import os
 
         from thresher.dataflow.api import handle_of
-        from thresher.integrations.rollout import note
+        from thresher.boundary.rollout import note
         from thresher.stores.savings import tool_of
         note(cwd or os.getcwd(), tool_of(command), res.handle or handle_of(data))
     except Exception:  # noqa: BLE001 - recording must never disturb the command

@@ -15,7 +15,7 @@
 - ``THRESHER_MEASURE_ONLY=1``: compress as usual to learn what would be saved, record it in the
   savings ledger as a *measure-only* event (``thresher gain`` reports them apart), but emit the raw
   output — the cautious way to start. Unset, the measure-first posture of the working folder
-  decides (:mod:`thresher.integrations.rollout`); ``THRESHER_MEASURE_ONLY=0`` compresses anyway.
+  decides (:mod:`thresher.boundary.rollout`); ``THRESHER_MEASURE_ONLY=0`` compresses anyway.
 - ``THRESHER_NO_LEDGER=1``: record no savings events and fold nothing already shown (the archive,
   which ``thresher expand`` needs, still runs).
 - ``THRESHER_SESSION`` / ``THRESHER_AGENT``: the reader scope of the session ledger (see
@@ -46,7 +46,7 @@ def disabled() -> bool:
 
 
 ROLLOUT_FILE = "rollout.json"
-"""Under the data home: the measure-first roots (:mod:`thresher.integrations.rollout`)."""
+"""Under the data home: the measure-first roots (:mod:`thresher.boundary.rollout`)."""
 
 
 def measure_only(cwd: str | None = None) -> bool:
@@ -57,7 +57,7 @@ def measure_only(cwd: str | None = None) -> bool:
         from thresher.stores.db import home
         if not os.path.exists(os.path.join(home(), ROLLOUT_FILE)):
             return False  # no root was ever recorded (the common case: rollout is not imported)
-        from thresher.integrations.rollout import measuring
+        from thresher.boundary.rollout import measuring
         return measuring(cwd or os.getcwd())
     except Exception:  # noqa: BLE001 - no readable posture: the install's default, compressing
         return False

@@ -138,12 +138,12 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-# --- measure-first scopes (thresher.integrations.rollout): kept apart from the ledger report ---
+# --- measure-first scopes (thresher.boundary.rollout): kept apart from the ledger report ---
 
 def measure_first() -> list[dict]:
     """Each measure-first scope's state and baseline window ([] when none, or unreadable)."""
     try:
-        from thresher.integrations.rollout import status
+        from thresher.boundary.rollout import status
         return status()
     except Exception:  # noqa: BLE001 - the savings report stands without it
         return []
@@ -153,6 +153,6 @@ def render_measure_first(items: list[dict]) -> str:
     """The terminal lines: what each measuring scope would have saved, or when it graduated."""
     if not items:
         return ""
-    from thresher.integrations.rollout import describe
+    from thresher.boundary.rollout import describe
     return "\nmeasure-first (raw output given to the agent while measuring)\n" + "".join(
         f"  {describe(item)}\n" for item in items)

@@ -15,7 +15,7 @@ exits 1 without installing (``--force`` installs anyway; outputs are then compre
 ``--measure-first`` starts the scope (``--project DIR``, or everywhere for the user settings)
 measuring: outputs reach the agent untouched while their would-be savings are recorded; it
 graduates to compressing by itself after 40 measured payloads of 4 command families (the rule:
-``thresher.integrations.rollout``), or now with ``--graduate``.
+``thresher.boundary.rollout``), or now with ``--graduate``.
 ``--instructions`` also adds a short note for the agent to CLAUDE.md (``~/.claude/CLAUDE.md`` with
 ``--user``, ``DIR/CLAUDE.md`` with ``--project``). ``--uninstall`` takes all of it out again and
 restores the backup when nothing else changed. ``snippet`` prints that note (for AGENTS.md or any
@@ -30,7 +30,7 @@ import sys
 
 
 def _parser() -> argparse.ArgumentParser:
-    from thresher.integrations import rollout
+    from thresher.boundary import rollout
     ap = argparse.ArgumentParser(prog="thresher init", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("target", choices=("claude", "snippet"), help="what to set up")
@@ -65,7 +65,8 @@ def main(argv: list[str]) -> int:
 
 def _run(args) -> int:
     from thresher.integrations import claude_settings as cs
-    from thresher.integrations import rollout, snippet
+    from thresher.boundary import rollout
+    from thresher.integrations import snippet
     from thresher.stores.db import StoreError
     if args.target == "snippet":
         sys.stdout.write(snippet.block())

@@ -34,25 +34,14 @@ import os
 from thresher.boundary import fastjson  # json.loads/dumps without json's import of re (start-up)
 from thresher.dataflow.rxcache import Lazy
 
+from thresher.boundary.digest import sha256_hex
+
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 SAFE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 SCOPED_THRESHER = ("read", "expand")
-
-
-def sha256_hex(text: str) -> str:
-    """SHA-256 of ``text`` (UTF-8) in hex, from CPython's built-in implementation: ``hashlib``
-    loads OpenSSL (~20 ms of the hook's start-up) for this one digest."""
-    data = text.encode("utf-8", "surrogatepass")
-    for name in ("_sha2", "_sha256"):   # the module's name since 3.12, and before
-        try:
-            return __import__(name).sha256(data).hexdigest()
-        except ImportError:
-            continue
-    import hashlib
-    return hashlib.sha256(data).hexdigest()
 
 
 def session_token(session_id: str) -> str:

@@ -50,7 +50,7 @@ def check_standing(gate: int | None) -> Check:
 def check_posture() -> list[Check]:
     """Each measure-first scope: measuring (how far its baseline window is) or graduated."""
     from thresher.boundary import switches
-    from . import rollout
+    from thresher.boundary import rollout
     try:
         items = rollout.status()
     except Exception as exc:  # noqa: BLE001

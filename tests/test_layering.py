@@ -143,3 +143,14 @@ def test_a_folder_below_the_boundary_imports_only_what_lies_below(folder):
     found = [f"{os.path.relpath(path, ROOT)}:{line}: thresher.{pkg}" for path in _files(folder)
              for line, pkg in _imported_packages(path) if pkg not in allowed]
     assert not found, f"{folder}/ imports above itself:\n" + "\n".join(found)
+
+
+BOUNDARY_MAY_NOT = ("integrations", "bench")  # (and no cli module: test_layers_below_cli.py)
+"""The composition root sits under the faces: what the hook, MCP and the commands share lives in
+boundary/ (switches, deliver(), the measure-first rollout, digests), never the other way round."""
+
+
+def test_the_boundary_imports_no_face():
+    found = [f"{os.path.relpath(path, ROOT)}:{line}: thresher.{pkg}" for path in _files("boundary")
+             for line, pkg in _imported_packages(path) if pkg in BOUNDARY_MAY_NOT]
+    assert not found, "boundary/ imports a face:\n" + "\n".join(found)

@@ -13,7 +13,7 @@ import sys
 
 from .hook_util import answer, payload
 
-from thresher.integrations import rollout
+from thresher.boundary import rollout
 
 
 def th(*args, cwd, env=None):

@@ -128,7 +128,7 @@ def test_pipe_of_a_tiny_input_imports_no_control_plane_module(tmp_path):
     unwanted = NEVER_PER_COMMAND + ("json", "shlex",  # no rollout state file: nothing to parse
                                     "sqlite3", "datetime",  # the archive opens _sqlite3 (stores.db)
                                     "re", "enum",  # patterns from the regex cache (rxcache.py)
-                                    "thresher.integrations.rollout")  # no measure-first root
+                                    "thresher.boundary.rollout")  # no measure-first root
     assert not imported & set(unwanted), sorted(imported & set(unwanted))
     assert b"assert 1 == 2" in out
 

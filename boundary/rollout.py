@@ -86,7 +86,7 @@ def measuring(cwd: str) -> bool:
 
 
 def _log(root: str) -> str:
-    from .claude_hook import sha256_hex
+    from .digest import sha256_hex
     return os.path.join(_home(), "rollout", sha256_hex(root)[:16] + ".log")
 
 

@@ -11,7 +11,7 @@ Contract (benchmarks and hooks rely on it, keep it stable):
 - every payload is archived and gets one savings-ledger event (THRESHER_NO_LEDGER=1: no event);
 - any failure of thresher itself writes the input unchanged, and so does a bad argument (an
   unknown flag, ``--exit-code ""``): one warning line on stderr, exit status still 0;
-- binary input (by magic bytes or by a high share of non-text bytes; ``thresher.media``) is
+- binary input (by magic bytes or by a high share of non-text bytes; ``thresher.boundary.media``) is
   never written as bytes: one line with its type, size and the handle whose ``thresher expand
   HANDLE --raw`` returns it byte-exact;
 - text inputs over the examination budget (64 MiB; THRESHER_EXAMINE_MB) are spooled in bounded

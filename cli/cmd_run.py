@@ -7,7 +7,7 @@ Contract:
   a failing command passes byte-exact (on success it is filtered as its own payload) — except a
   failing ``curl -v``'s credential header lines (``> Authorization: [thresher: value masked, N
   chars]``), followed by a footer naming the original;
-- binary output (an image, a PDF, an archive: ``thresher.media``) is one line with its type, size
+- binary output (an image, a PDF, an archive: ``thresher.boundary.media``) is one line with its type, size
   and handle (``thresher expand HANDLE --raw`` gives the bytes), never the bytes — except under a
   PATH shim into a pipe or file, where a program may be reading it (INV-9); there a data file
   shown (``cat x.csv``, ``python -m json.tool x.json``) passes byte-exact too (``reader="program"``),

@@ -1,4 +1,4 @@
-"""``thresher.fastjson`` is ``json.loads``/``json.dumps`` with their default arguments, byte for
+"""``thresher.boundary.fastjson`` is ``json.loads``/``json.dumps`` with their default arguments, byte for
 byte and error for error, without importing ``json`` (the hook's start-up, issue 15)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from thresher import fastjson
+from thresher.boundary import fastjson
 
 PAYLOADS = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "hook_payloads", "*.json")))
 
@@ -84,7 +84,7 @@ def test_it_imports_neither_json_nor_re():
             "    seen.add(name)\n"
             "    return real(name, *args, **kw)\n"
             "builtins.__import__ = record\n"
-            "from thresher import fastjson\n"
+            "from thresher.boundary import fastjson\n"
             "fastjson.dumps(fastjson.loads(b'{\"a\": [1, 2.5, null, \"x\"], \"b\": {}}'))\n"
             "sys.exit(' '.join(sorted(seen & {'json', 're', 'json.decoder', 'enum'})) or 0)\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from thresher.switches import SUBSYSTEMS
+from thresher.boundary.switches import SUBSYSTEMS
 
 pytest.importorskip("mcp")
 

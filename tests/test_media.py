@@ -22,7 +22,7 @@ import zipfile
 
 import pytest
 
-from thresher import media
+from thresher.boundary import media
 from thresher.dataflow.markers import FOOTER_RE, elided
 from thresher.media_image import IMAGE_CAPS, fit, text_source
 

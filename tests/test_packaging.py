@@ -136,7 +136,7 @@ def test_pipe_of_a_tiny_input_imports_no_control_plane_module(tmp_path):
 def test_hook_pretooluse_imports_no_engine_and_no_database(tmp_path):
     """The PreToolUse answer is a rewrite of the command line: no plans, stages or stores, and
     no regex engine while no permission rule needs one (the event is read and the answer written
-    by ``thresher.fastjson``, not ``json``, whose decoder imports ``re`` and so ``enum``)."""
+    by ``thresher.boundary.fastjson``, not ``json``, whose decoder imports ``re`` and so ``enum``)."""
     with open(os.path.join(os.path.dirname(__file__), "hook_payloads", "pre_bash.json"), "rb") as fh:
         payload = json.loads(fh.read())
     payload["cwd"] = str(tmp_path)

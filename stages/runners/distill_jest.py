@@ -8,9 +8,10 @@ over the budget the passing ones fold per group, the first row staying verbatim 
     [thresher: 24 more passing tests of src/calc1.test.js › calc batch 1 not shown]
 
 A group is the test file and the describe blocks around the row (by indentation: jest's and mocha's
-nesting), or the ``file > describe >`` path vitest prints on the row itself. ``PASS file`` rows (one
-per passing test file) fold the same way; stack frames inside node itself (``node:internal/…``)
-go with one counted line. Kept byte-exact: ``FAIL`` rows, failing rows (``✕``, ``×``, ``1)``), every
+nesting), or the ``file > describe >`` path vitest prints on the row itself. What each runner's
+declarative filter already drops before this stage in the jest graph (``PASS file`` rows, vitest's
+per-file rows, mocha's ``✔`` rows, node-internal stack frames: graphs/filters/javascript.yaml) is
+not done again here. Kept byte-exact: ``FAIL`` rows, failing rows (``✕``, ``×``, ``1)``), every
 line under a failure, the summary (``Tests:``, ``Test Files``, ``N passing``/``N failing``).
 """
 
@@ -20,12 +21,11 @@ import re
 
 from thresher.stages.declare import Param, Stage
 from thresher.stages.lib import passing_rows
-from thresher.stages.lib.common import build, critical_flags, mark_kinds, over_budget
+from thresher.stages.lib.common import build, critical_flags, over_budget
 
 STAGE = Stage("distill-jest", "distill",
-              "jest/vitest/mocha: fold passing test rows per file and describe block and PASS "
-              "file rows (counted), drop node-internal stack frames (counted); failures, their "
-              "diffs and frames, and the counts byte-exact",
+              "jest/vitest/mocha over budget: fold passing test rows per file and describe block "
+              "(counted); failures, their diffs and frames, and the counts byte-exact",
               params={"min_group": Param(3, ge=2, doc="passing rows a group needs before it folds")},
               emits_summaries=True)
 
@@ -38,32 +38,24 @@ if TYPE_CHECKING:
 
 PASS_ROW_RE = re.compile(r"^(?P<ind>\s*)[✓✔√] (?P<name>.*?)(?: \(\d+(?:\.\d+)? ?m?s\)| \d+ ?m?s)?$")
 FILE_RE = re.compile(r"^(?:PASS|FAIL) +(?P<file>\S+)")
-PASS_FILE_RE = re.compile(r"^PASS +\S")
 OTHER_ROW_RE = re.compile(r"^(?:[✕×✗○↓] |\d+\) )")
 """A failing, skipped or pending row (not a describe title)."""
 FILE_ROW_RE = re.compile(r" \(\d+ tests?(?: \| \d+ \w+)*\)$")
-NODE_FRAME_RE = re.compile(r"^\s+at (?:.*\()?node:internal/")
-_KINDS = ((NODE_FRAME_RE, "node-internal stack frames"),)
 
 
 def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
-    """The distilled run, or ``None`` (no passing rows to fold and nothing to drop)."""
-    lines = payload.lines
-    crit = critical_flags(payload)
-    keep = [True] * len(lines)
-    mark_kinds(lines, crit, keep, _KINDS)
-    summaries: dict[int, str] = {}
-    if dropped := keep.count(False):
-        noun = "frame" if dropped == 1 else "frames"
-        summaries[keep.index(False)] = f"[thresher: {dropped} node-internal stack {noun} not shown]"
-    # a verbose run within budget is what was asked for: its rows stay (the frames still go)
-    rows = _rows(payload, crit) if over_budget(lines, ctx.budget) else []
+    """The run with its passing rows folded, or ``None`` (within budget: a verbose run is what
+    was asked for; or no group to fold)."""
+    if not over_budget(payload.lines, ctx.budget):
+        return None
+    rows = _rows(payload, critical_flags(payload))
     sizes: dict[str, int] = {}
     for row in rows:
         sizes[row.group] = sizes.get(row.group, 0) + 1
-    folded = passing_rows.fold([r for r in rows if sizes[r.group] >= params["min_group"]], keep,
-                               summaries)
-    if not dropped and not folded:
+    keep = [True] * len(payload.lines)
+    summaries: dict[int, str] = {}
+    if not passing_rows.fold([r for r in rows if sizes[r.group] >= params["min_group"]], keep,
+                             summaries):
         return None
     return build(payload, keep, summaries)
 
@@ -73,7 +65,7 @@ def _indent(line: str) -> int:
 
 
 def _rows(payload: Payload, crit: list[bool]) -> list[passing_rows.Row]:
-    """Passing rows of the view with their group label (``PASS file`` rows: a group of their own).
+    """Passing rows of the view with their group label.
 
     Groups are read from the source lines (a filter before this stage may have dropped the
     ``PASS file`` header or a title that names a row's group), and looked up for each view row.
@@ -96,8 +88,6 @@ def _groups(source: tuple[str, ...]) -> list[str | None]:
     for i, line in enumerate(source):
         if m := FILE_RE.match(line):
             file, titles = m["file"], []
-            if PASS_FILE_RE.match(line):
-                out[i] = "PASS rows (passing test files)"
             continue
         stripped = line.strip()
         if not stripped:
@@ -110,9 +100,9 @@ def _groups(source: tuple[str, ...]) -> list[str | None]:
                 titles.append((ind, stripped))
             continue
         name = m["name"]
-        if FILE_ROW_RE.search(name):  # vitest's per-file row: `✓ src/a.test.js (25 tests) 4ms`
-            out[i] = "rows (passing test files)"
-        elif " > " in name:  # vitest -verbose: the row carries its own file > describe > test path
+        if FILE_ROW_RE.search(name):  # vitest's per-file row (`✓ a.test.js (25 tests) 4ms`): no test
+            continue
+        if " > " in name:  # vitest -verbose: the row carries its own file > describe > test path
             out[i] = "passing tests of " + name.rsplit(" > ", 1)[0].replace(" > ", " › ")
         else:
             path = " › ".join(([file] if file else []) + [t for _, t in titles])

@@ -15,6 +15,8 @@ from .distill_util import graph, output_lines, stage
 
 BODY_RE = re.compile(r"^\[thresher: hunk body not shown: (\d+) lines?, \+(\d+) -(\d+)\]$")
 FILE_RE = re.compile(r"^\[thresher: (\d+) hunks? of this file not shown \((\d+) lines?, \+(\d+) -(\d+)\)\]$")
+BODIES_RE = re.compile(r"^\[thresher: the bod(?:y of 1 hunk|ies of (\d+) hunks) of this file not shown "
+                       r"\((\d+) lines?, \+(\d+) -(\d+)\); (?:its @@ line stays|their @@ lines stay)\]$")
 
 
 def check_hunks(source: list[str], out: list[str]) -> tuple[int, int]:
@@ -25,19 +27,30 @@ def check_hunks(source: list[str], out: list[str]) -> tuple[int, int]:
     for f in p.all_files():
         for i in f.header:
             pos = out.index(source[i], pos) + 1
-        missing = []
-        for h in f.hunks:
+        missing, bodyless = [], []
+        for k, h in enumerate(f.hunks):
             body = [source[i] for i in h.body]
+            nxt = source[f.hunks[k + 1].header] if k + 1 < len(f.hunks) else None
             if pos < len(out) and out[pos] == source[h.header]:
                 if pos + 1 < len(out) and BODY_RE.match(out[pos + 1]):
                     n, a, d = map(int, BODY_RE.match(out[pos + 1]).groups())
                     assert (n, a, d) == (len(body), h.adds, h.dels)
                     pos, dropped = pos + 2, dropped + 1
+                elif body and pos + 1 < len(out) and (out[pos + 1] == nxt or BODIES_RE.match(out[pos + 1])):
+                    bodyless.append(h)   # counted by the file's one bodies line
+                    pos, dropped = pos + 1, dropped + 1
                 else:
                     assert out[pos + 1:pos + 1 + len(body)] == body, source[h.header]
                     pos, whole = pos + 1 + len(body), whole + 1
             else:
                 missing.append(h)
+        if bodyless:
+            m = BODIES_RE.match(out[pos])
+            assert m, out[pos]
+            assert int(m[1] or 1) == len(bodyless)
+            assert int(m[2]) == sum(len(h.body) for h in bodyless)
+            assert (int(m[3]), int(m[4])) == (sum(h.adds for h in bodyless), sum(h.dels for h in bodyless))
+            pos += 1
         if missing:
             m = FILE_RE.match(out[pos])
             assert m, out[pos]
@@ -68,6 +81,20 @@ def test_headers_survive_when_every_hunk_header_does_not_fit():
     assert any(FILE_RE.match(s) for s in out)
     check_hunks(case["stdout"].splitlines(), out)
     assert all(h in out for h in case["must_keep"])
+
+
+def test_every_hunk_header_stays_when_the_per_hunk_lines_do_not_fit():
+    """A diff with many hunks (diff -ru of two released sdists): the @@ lines are the map of the
+    change, so they all stay and the dropped bodies are counted by one line per file."""
+    res, case = graph("git-diff.default", "gen-diff-ru-idna")
+    src = case["stdout"].splitlines()
+    out = output_lines(res)
+    heads = [s for s in src if s.startswith("@@ ")]
+    assert len(heads) > 50 and all(h in out for h in heads)
+    assert any(BODIES_RE.match(s) for s in out)
+    whole, dropped = check_hunks(src, out)
+    assert whole and dropped
+    assert all(f in out for f in case["must_keep"])
 
 
 def test_failing_diff_keeps_every_error_line_in_whole_hunks():

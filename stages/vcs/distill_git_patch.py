@@ -7,7 +7,9 @@ messages. Over budget, in this order of what stays longest:
 2. message bodies (newest commit first), each counted under its subject when it goes;
 3. hunks, round-robin across files (every file keeps its first hunk before any keeps a second),
    each hunk whole or not at all. While the hunk headers are cheap (``index_share`` of the budget)
-   every ``@@`` header stays and a dropped body becomes one counted line under it; otherwise whole
+   every ``@@`` header stays (the map of the change): a dropped body becomes one counted line under
+   its header, or, when those lines would not fit, one counted line per file for all its dropped
+   bodies (a header directly followed by the next is a hunk whose body went); otherwise whole
    hunks go, counted per file.
 When even the headers do not fit, the oldest commits (or last files) go whole, counted.
 ``git log --oneline`` / ``git reflog`` keep the newest entries. Unknown shapes are declined.
@@ -29,16 +31,34 @@ TOP_SHARE = 0.7
 """When only some commits/files fit, their skeletons may take this share of the budget."""
 
 
-def _hunk_units(p: Patch, whole: bool) -> list[Unit]:
-    """Hunks round-robin across files; bodies only (headers stay) unless ``whole``."""
+HUNK, FILE, WHOLE = "hunk", "file", "whole"
+"""How dropped hunks are counted: each body under its header, the bodies per file (headers stay),
+or whole hunks per file."""
+
+
+def _hunk_units(p: Patch, mode: str) -> list[Unit]:
+    """Hunks round-robin across files; bodies only (headers stay) unless ``mode`` is WHOLE."""
     seqs = []
     for f in p.all_files():
-        if whole:
+        if mode == WHOLE:
             group = Group(f.last(), _file_summary)
             seqs.append([Unit([h.header, *h.body], group, h) for h in f.hunks])
+        elif mode == FILE:
+            group = Group(f.last(), _bodies_summary)
+            seqs.append([Unit(h.body, group, h) for h in f.hunks if h.body])
         else:
             seqs.append([Unit(h.body, Group(h.header, _body_summary), h) for h in f.hunks if h.body])
     return budget.round_robin(seqs)
+
+
+def _bodies_summary(dropped: list[Unit]) -> str:
+    hunks = [u.info for u in dropped]
+    n = sum(len(h.body) for h in hunks)
+    adds, dels = sum(h.adds for h in hunks), sum(h.dels for h in hunks)
+    what = ("the body of 1 hunk", "its @@ line stays") if len(hunks) == 1 else (
+        f"the bodies of {len(hunks)} hunks", "their @@ lines stay")
+    return (f"[thresher: {what[0]} of this file not shown ({plural(n, 'line')}, +{adds} -{dels});"
+            f" {what[1]}]")
 
 
 def _body_summary(dropped: list[Unit]) -> str:
@@ -67,10 +87,10 @@ def _row_units(p: Patch) -> list[Unit]:
     return budget.round_robin(seqs)
 
 
-def _units(p: Patch, whole_hunks: bool) -> list[Unit]:
+def _units(p: Patch, mode: str) -> list[Unit]:
     units = _row_units(p)
     units += [Unit(c.body, Group(c.subject, _body_summary_of)) for c in p.commits if c.body]
-    return units + _hunk_units(p, whole_hunks)
+    return units + _hunk_units(p, mode)
 
 
 def _tops(p: Patch, n: int) -> list[tuple[int, int]]:
@@ -128,16 +148,16 @@ def _distill(payload, params, ctx):
         return None
     max_lines, max_tokens = budget.room(ctx)
     share = params["index_share"]
-    for whole in (False, True):
-        units = _units(p, whole)
+    for mode in (HUNK, FILE, WHOLE):
+        units = _units(p, mode)
         mandatory = set(range(len(lines))) - {i for u in units for i in u.lines}
         tokens, nlines = budget.floor(costs, mandatory, units)
-        limit = share if not whole else 1.0
+        limit = share if mode != WHOLE else 1.0
         if tokens <= limit * max_tokens and nlines <= limit * max_lines:
             return budget.distill(payload, ctx, mandatory, units, costs)
     cut = _cut_tail(p, costs, units, ctx)
     if cut is None:  # one commit/file, over budget even bare (error hunks of a failing diff):
-        units = _units(p, False)  # then every @@ header is worth its line
+        units = _units(p, HUNK)  # then every @@ header is worth its line
         mandatory = set(range(len(lines))) - {i for u in units for i in u.lines}
         return budget.distill(payload, ctx, mandatory, units, costs)
     return budget.distill(payload, ctx, cut[0], cut[1], costs)

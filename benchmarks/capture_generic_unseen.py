@@ -259,18 +259,24 @@ def sqlite_case(d: str) -> None:
            "a SQL script with a UNIQUE violation, a typo, a NOT NULL violation and a missing table")
 
 
+DIFFS = [("idna", "3.4", "3.7", "idna"), ("attrs", "22.2.0", "23.1.0", "src/attr"),
+         ("urllib3", "1.26.18", "2.0.7", "src/urllib3")]
+"""(package, old, new, folder inside the sdist) for ``diff -ru`` between two released sdists."""
+
+
 def diff_case(d: str) -> None:
-    for v in ("3.4", "3.7"):
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-                        f"idna=={v}", "-d", d, "-q"], check=True, capture_output=True)
-    for tgz in glob.glob(os.path.join(d, "idna-*.tar.gz")):
-        with tarfile.open(tgz) as t:
-            t.extractall(d, filter="data")
-    r = run("diff -ru idna-3.4/idna idna-3.7/idna", d, shell=True)
-    heads = [ln for ln in r[1].splitlines() if ln.startswith(("diff -ru", "Only in"))]
-    hunks = [ln for ln in r[1].splitlines() if ln.startswith("@@")]
-    record("gen-diff-ru-idna", "diff -ru idna-3.4/idna idna-3.7/idna", r, heads + hunks[:: max(1, len(hunks) // 8)],
-           "diff -ru between the idna 3.4 and 3.7 sdists from PyPI")
+    for pkg, old, new, sub in DIFFS:
+        for v in (old, new):
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                            f"{pkg}=={v}", "-d", d, "-q"], check=True, capture_output=True)
+            with tarfile.open(glob.glob(os.path.join(d, f"{pkg}-{v}.tar.gz"))[0]) as t:
+                t.extractall(d, filter="data")
+        cmd = f"diff -ru {pkg}-{old}/{sub} {pkg}-{new}/{sub}"
+        r = run(cmd, d, shell=True)
+        heads = [ln for ln in r[1].splitlines() if ln.startswith(("diff -ru", "Only in"))]
+        hunks = [ln for ln in r[1].splitlines() if ln.startswith("@@")]
+        record(f"gen-diff-ru-{pkg}", cmd, r, heads[:12] + hunks[:: max(1, len(hunks) // 8)],
+               f"diff -ru between the {pkg} {old} and {new} sdists from PyPI")
 
 
 def openssl_case(d: str) -> None:

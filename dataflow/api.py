@@ -135,7 +135,7 @@ def compress(data: str | bytes, *, command: str = "", exit_code: int | None = No
         handle = handle or handle_of(raw)  # given: the part of a longer original (big.py)
         payload = initial_payload(raw, command=command, argv=tuple(command.split()),
                                   exit_code=exit_code, stream=stream, pclass=pclass, role=role,
-                                  scope=scope)
+                                  scope=scope, result_exits=tuple(plan.get("result_exits", ())))
         if ledger is not None and scope:
             plan, factor = _adapted(plan, ledger, scope, command, tr)
         ctx = Context(plan["budget"], archive, handle, graph_id, reader=reader,

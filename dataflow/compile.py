@@ -140,7 +140,7 @@ def compile_graph(g: LoadedGraph, registry: Registry | None = None,
     entry = order[0]  # validation left exactly one node without inputs
     return {"id": g.graph_id, "class": g.pclass, "role": g.role, "files": [c.file for c in chain],
             "description": g.spec.description or root.spec.description, "budget": budget,
-            "entry": entry, "order": order, "nodes": {n: plan_nodes[n] for n in order}}
+            "result_exits": sorted(set(root.spec.result_exits)), "entry": entry, "order": order, "nodes": {n: plan_nodes[n] for n in order}}
 
 
 def _wire(g: LoadedGraph, i: int, edge: str, nodes: dict[str, dict[str, Any]],

@@ -41,7 +41,7 @@ class Payload:
     _FIELDS = (
         "raw", "command", "argv", "exit_code", "stream", "pclass", "role", "scope",
         "source", "lines", "origin", "tiers", "verdict", "trailing_newline", "clipped", "notes",
-        "redacted",
+        "redacted", "result_exits",
     )
     __slots__ = _FIELDS + ("_tokens", "_memo")
 
@@ -65,6 +65,7 @@ class Payload:
         clipped: int = 0,
         notes: tuple[str, ...] = (),
         redacted: bool = False,
+        result_exits: tuple[int, ...] = (),
     ) -> None:
         self.raw = raw
         self.command = command
@@ -83,6 +84,7 @@ class Payload:
         self.clipped = clipped        # number of view lines shortened by a clip marker
         self.notes = notes            # free-form, human-readable notes stages leave for the trace
         self.redacted = redacted      # the view hides secrets: emitted even when not smaller (INV-2)
+        self.result_exits = result_exits  # the graph's exit codes that report a result (diff: 1)
         self._tokens = -1             # estimate of text(), computed once (see tokens())
         self._memo: dict[str, int] = {}  # values derived from raw/source, shared while source stays
 
@@ -115,8 +117,9 @@ class Payload:
 
     @property
     def failed(self) -> bool:
-        """True when the command that produced this output exited non-zero."""
-        return self.exit_code not in (None, 0)
+        """True when the command that produced this output exited non-zero, with a code its
+        graph does not declare a result (``result_exits``: ``diff`` exits 1 when files differ)."""
+        return self.exit_code not in (None, 0) and self.exit_code not in self.result_exits
 
     def text(self) -> str:
         """The current view as text, with the input's trailing newline convention."""

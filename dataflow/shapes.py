@@ -80,6 +80,7 @@ Plan = TypedDict("Plan", {
     "files": list[str],                 # the graph file and the files it extends, in order
     "description": str,
     "budget": Budget,
+    "result_exits": list[int],          # exit codes that report a result, not a failure
     "entry": str,
     "order": list[str],                 # node ids in topological order
     "nodes": dict[str, PlanNode],       # in that order

@@ -82,6 +82,10 @@ class GraphSpec(BaseModel):
     extends: str | None = Field(None, description="a role file: the <class>.<role> graph it "
                                 "overrides (budget and params only)")
     budget: dict[str, Any] = Field(default_factory=dict, description="the output guardrail")
+    result_exits: list[int] = Field(default_factory=list, description="non-zero exit codes that "
+                                    "report a result, not a failure, for every command of this class "
+                                    "(diff: the inputs differ; grep: nothing matched): such output is "
+                                    "not treated as a failing command's")
     nodes: dict[str, NodeSpec] = Field(default_factory=dict, description="node id → stage")
     edges: list[str] = Field(default_factory=list, description="'node.port -> node' wires")
     params: dict[str, dict[str, Any]] = Field(default_factory=dict,

@@ -167,9 +167,15 @@ def error_lines(case: Case, plan: dict) -> list[str]:
     exempt = [re.compile(rx) for n in plan["nodes"].values() if n["phase"] == "score"
               for rx in n["params"].get("not_critical") or []]
     # When Read declines (no escapes, no CRs) cleaning is the identity, so this is the engine's view.
-    failed = case.exit_code not in (None, 0)
+    failed = failing(case, plan)
     cleaned = (clean_line(s, p["strip_ansi"], p["redraws"], failed) for s in input_lines(case.raw))
     return [s for s in cleaned if is_error(s) and not any(rx.search(s) for rx in exempt)]
+
+
+def failing(case: Case, plan: dict) -> bool:
+    """The command failed: a non-zero exit the graph does not declare in writing as a result
+    (``result_exits``: ``diff`` exits 1 when the inputs differ, ``grep`` when nothing matched)."""
+    return case.exit_code not in (None, 0) and case.exit_code not in plan.get("result_exits", ())
 
 
 def check_error_lines_kept(case: Case, result: Result, plan: dict, allow_clipped: bool = False) -> None:
@@ -178,7 +184,7 @@ def check_error_lines_kept(case: Case, result: Result, plan: dict, allow_clipped
     With ``allow_clipped`` an error line longer than Read's ``max_line_chars`` may instead appear
     clipped with its marker (what the engine does today; see tests/test_properties.py).
     """
-    if case.exit_code in (None, 0) or result.output in (case.raw, colour_stripped(case.raw)):
+    if not failing(case, plan) or result.output in (case.raw, colour_stripped(case.raw)):
         return  # passed whole: every line as a terminal shows it (CR redraws included)
     shown = Counter(result.output.decode("utf-8", "replace").split("\n"))
     errors = error_lines(case, plan)
@@ -326,7 +332,7 @@ def _check_halted(case: Case, plan: dict, res: Result, node_id: str, fault: str)
         return
     lossy = [r for r in res.trace.records if r["decision"] == "applied"
              and plan["nodes"][r["node"]]["phase"] in LOSSY]
-    if fault != "raise" or plan["nodes"][node_id]["phase"] != "score" or not case.exit_code or lossy:
+    if fault != "raise" or plan["nodes"][node_id]["phase"] != "score" or not failing(case, plan) or lossy:
         raise AssertionError(f"INV-5: {node_id!r} hit by {fault!r}, but the output is not the raw "
                              f"input ({res.emission.decision}: {res.emission.reason!r}; lossy "
                              f"stages applied: {[r['node'] for r in lossy]})")

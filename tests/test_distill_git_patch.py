@@ -14,7 +14,7 @@ from .conftest import fixture_case
 from .distill_util import graph, output_lines, stage
 
 BODY_RE = re.compile(r"^\[thresher: hunk body not shown: (\d+) lines?, \+(\d+) -(\d+)\]$")
-FILE_RE = re.compile(r"^\[thresher: (\d+) hunks? of this file not shown \((\d+) lines?, \+(\d+) -(\d+)\)\]$")
+FILE_RE = re.compile(r"^\[thresher: (\d+) hunks? of this file not shown \((\d+) lines?, \+(\d+) -(\d+)\): (@@.*)\]$")
 BODIES_RE = re.compile(r"^\[thresher: the bod(?:y of 1 hunk|ies of (\d+) hunks) of this file not shown "
                        r"\((\d+) lines?, \+(\d+) -(\d+)\); (?:its @@ line stays|their @@ lines stay)\]$")
 
@@ -57,6 +57,7 @@ def check_hunks(source: list[str], out: list[str]) -> tuple[int, int]:
             assert int(m[1]) == len(missing)
             assert int(m[2]) == sum(len(h.body) + 1 for h in missing)
             assert (int(m[3]), int(m[4])) == (sum(h.adds for h in missing), sum(h.dels for h in missing))
+            assert m[5] == " ".join(source[h.header] for h in missing)   # their @@ lines, as written
             pos, dropped = pos + 1, dropped + len(missing)
     return whole, dropped
 
@@ -98,8 +99,15 @@ def test_every_hunk_header_stays_when_the_per_hunk_lines_do_not_fit():
 
 
 def test_failing_diff_keeps_every_error_line_in_whole_hunks():
-    res, case = graph("git-diff.default", "git-diff-exit-code-fail", max_tokens=300, max_lines=40)
-    assert case["exit_code"] == 1 and res.emission.decision == "compressed"
+    """A git failure (exit 128) keeps every error line; `git diff --exit-code`'s own exit 1 only
+    says the trees differ (the graph's result_exits), so the same words there are content."""
+    case = dict(fixture_case("git-diff-exit-code-fail"))
+    assert case["exit_code"] == 1
+    differ, _ = graph("git-diff.default", case, max_tokens=300, max_lines=40)
+    case["exit_code"] = 128
+    res, case = graph("git-diff.default", case, max_tokens=300, max_lines=40)
+    assert res.emission.decision == "compressed"
+    assert len(differ.output) < len(res.output)
     out = output_lines(res)
     errors = [s for s in case["stdout"].splitlines() if ERROR_RE.search(s)]
     assert errors and all(e in out for e in errors)
@@ -176,3 +184,25 @@ def test_declines_when_the_output_fits():
     case = fixture_case("git-diff-exit-code-fail")
     assert stage(distill_git_patch, "DistillGitPatchParams", case["stdout"], command=case["command"],
                  max_lines=1000, max_tokens=100000) is None
+
+
+def test_diff_exit_1_is_a_result_not_a_failure():
+    """`diff` exits 1 when the inputs differ (the git-diff graph's `result_exits`): error words
+    inside its hunks (`raise ...Error` in code) do not pin those hunks whole as they would for a
+    failing command, so the output is the one exit 0 gives; exit 2 (trouble) still fails."""
+    from thresher.dataflow.api import compress
+    from thresher.dataflow.plan import load_plans
+    PLANS = load_plans(use_cache=False)
+    case = fixture_case("gen-diff-ru-urllib3")
+    text, cmd = case["stdout"], case["command"]
+    assert case["exit_code"] == 1
+    diff1 = compress(text, command=cmd, exit_code=1, plans=PLANS)
+    diff0 = compress(text, command=cmd, exit_code=0, plans=PLANS)
+    diff2 = compress(text, command=cmd, exit_code=2, plans=PLANS)
+    assert diff1.graph_id == "git-diff.default" and PLANS.plans[diff1.graph_id]["result_exits"] == [1]
+    assert diff1.output == diff0.output
+    assert len(diff1.output) * 4 < len(text.encode())
+    errors = [s for s in text.splitlines() if ERROR_RE.search(s)]
+    out2 = set(diff2.output.decode().splitlines())
+    assert errors and all(e in out2 for e in errors)      # a real failure keeps every error line
+    assert len(diff2.output) > len(diff1.output)

@@ -10,7 +10,7 @@ messages. Over budget, in this order of what stays longest:
    every ``@@`` header stays (the map of the change): a dropped body becomes one counted line under
    its header, or, when those lines would not fit, one counted line per file for all its dropped
    bodies (a header directly followed by the next is a hunk whose body went); otherwise whole
-   hunks go, counted per file.
+   hunks go, counted per file by one line that also lists their ``@@`` lines, copied as written.
 When even the headers do not fit, the oldest commits (or last files) go whole, counted.
 ``git log --oneline`` / ``git reflog`` keep the newest entries. Unknown shapes are declined.
 """
@@ -36,12 +36,12 @@ HUNK, FILE, WHOLE = "hunk", "file", "whole"
 or whole hunks per file."""
 
 
-def _hunk_units(p: Patch, mode: str) -> list[Unit]:
+def _hunk_units(p: Patch, mode: str, lines: list[str]) -> list[Unit]:
     """Hunks round-robin across files; bodies only (headers stay) unless ``mode`` is WHOLE."""
     seqs = []
     for f in p.all_files():
         if mode == WHOLE:
-            group = Group(f.last(), _file_summary)
+            group = Group(f.last(), lambda d: _file_summary(d, lines))
             seqs.append([Unit([h.header, *h.body], group, h) for h in f.hunks])
         elif mode == FILE:
             group = Group(f.last(), _bodies_summary)
@@ -66,11 +66,14 @@ def _body_summary(dropped: list[Unit]) -> str:
     return f"[thresher: hunk body not shown: {plural(len(h.body), 'line')}, +{h.adds} -{h.dels}]"
 
 
-def _file_summary(dropped: list[Unit]) -> str:
+def _file_summary(dropped: list[Unit], lines: list[str]) -> str:
+    """The counted line for a file's dropped hunks; their ``@@`` lines follow it, as written."""
     hunks = [u.info for u in dropped]
     n = sum(len(h.body) + 1 for h in hunks)
     adds, dels = sum(h.adds for h in hunks), sum(h.dels for h in hunks)
-    return f"[thresher: {plural(len(hunks), 'hunk')} of this file not shown ({plural(n, 'line')}, +{adds} -{dels})]"
+    heads = " ".join(lines[h.header] for h in hunks)
+    return (f"[thresher: {plural(len(hunks), 'hunk')} of this file not shown ({plural(n, 'line')},"
+            f" +{adds} -{dels}): {heads}]")
 
 
 def _body_summary_of(dropped: list[Unit]) -> str:
@@ -87,10 +90,10 @@ def _row_units(p: Patch) -> list[Unit]:
     return budget.round_robin(seqs)
 
 
-def _units(p: Patch, mode: str) -> list[Unit]:
+def _units(p: Patch, mode: str, lines: list[str]) -> list[Unit]:
     units = _row_units(p)
     units += [Unit(c.body, Group(c.subject, _body_summary_of)) for c in p.commits if c.body]
-    return units + _hunk_units(p, mode)
+    return units + _hunk_units(p, mode, lines)
 
 
 def _tops(p: Patch, n: int) -> list[tuple[int, int]]:
@@ -149,7 +152,7 @@ def _distill(payload, params, ctx):
     max_lines, max_tokens = budget.room(ctx)
     share = params["index_share"]
     for mode in (HUNK, FILE, WHOLE):
-        units = _units(p, mode)
+        units = _units(p, mode, lines)
         mandatory = set(range(len(lines))) - {i for u in units for i in u.lines}
         tokens, nlines = budget.floor(costs, mandatory, units)
         limit = share if mode != WHOLE else 1.0
@@ -157,7 +160,7 @@ def _distill(payload, params, ctx):
             return budget.distill(payload, ctx, mandatory, units, costs)
     cut = _cut_tail(p, costs, units, ctx)
     if cut is None:  # one commit/file, over budget even bare (error hunks of a failing diff):
-        units = _units(p, HUNK)  # then every @@ header is worth its line
+        units = _units(p, HUNK, lines)  # then every @@ header is worth its line
         mandatory = set(range(len(lines))) - {i for u in units for i in u.lines}
         return budget.distill(payload, ctx, mandatory, units, costs)
     return budget.distill(payload, ctx, cut[0], cut[1], costs)

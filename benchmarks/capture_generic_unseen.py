@@ -30,7 +30,7 @@ import tempfile
 import textwrap
 
 sys.path.insert(0, os.path.dirname(__file__))
-from capture_fixtures import save  # noqa: E402
+from capture_fixtures import save
 
 SRC = "benchmarks/capture_generic_unseen.py"
 ERROR = re.compile(r"^[\s|+]*(?:[\w.]*(?:Error|Exception|Group)\b.*:|panic: |Error: |Parse error|"

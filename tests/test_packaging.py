@@ -163,3 +163,31 @@ def test_installed_command_script_imports_only_the_entry_point():
                for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Import, ast.ImportFrom))
                for a in n.names}
     assert imports == {"sys", "thresher.main"}
+
+
+STAND_IN = r"""
+import sys
+for name in ("functools", "_sqlite3"):  # as on a regular install's start (an editable one preloads them)
+    sys.modules.pop(name, None)
+from thresher.stores.db import sqlite
+core = sqlite()
+assert "functools" not in sys.modules, "the stand-in stayed, or the real functools was loaded"
+conn = core.connect(":memory:", isolation_level=None)
+conn.execute("CREATE TABLE t (x)")
+for i in range(300):  # more distinct statements than the cache holds, and repeats
+    conn.execute(f"INSERT INTO t VALUES ({i % 150})")
+    conn.execute("INSERT INTO t VALUES (?)", (i,))
+assert conn.execute("SELECT count(*), sum(x) FROM t").fetchone() == (600, 22350 + 44850)
+import functools
+assert functools.lru_cache(2)(abs)(-3) == 3 and hasattr(functools, "reduce")  # the real one
+print("ok")
+"""
+
+
+def test_the_database_opens_without_importing_functools():
+    """``_sqlite3`` looks up ``functools.lru_cache`` once, for its statement caches; the archive
+    write imports it with a stand-in (stores/db.py) so a payload does not pay for ``functools``
+    and ``collections``: statements still work, cached or not, and a later ``import functools``
+    is the real module."""
+    res = subprocess.run([sys.executable, "-c", STAND_IN], capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout == "ok\n", res.stderr

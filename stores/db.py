@@ -34,6 +34,10 @@ from thresher.dataflow.paths import under_home
 
 from .skips import note_skip
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
+
 DB_NAME = "thresher.db"
 BUSY_TIMEOUT_S = 1.0
 """How long an operation waits for another process's transaction (WAL: writers hold it for
@@ -128,16 +132,16 @@ def sqlite():
         return sqlite3
 
 
-def _statement_cache(maxsize: int = 128, typed: bool = False):
+def _statement_cache(maxsize: int | None = 128, _typed: bool = False) -> Any:
     """What ``_sqlite3`` asks of ``functools.lru_cache``: ``lru_cache(n)(connection)`` is the
     connection's statement cache, a callable from SQL text to the prepared statement that
     ``connection(sql)`` makes. The same mapping, kept in a dict (emptied when full)."""
-    def wrap(make):
+    def wrap(make: Any) -> Any:
         if maxsize is not None and maxsize <= 0:
             return make
         cache: dict = {}
 
-        def statement(sql):
+        def statement(sql: str) -> Any:
             found = cache.get(sql)
             if found is None:
                 if maxsize is not None and len(cache) >= maxsize:
@@ -148,7 +152,7 @@ def _statement_cache(maxsize: int = 128, typed: bool = False):
     return wrap
 
 
-def _import_core():
+def _import_core() -> Any:
     """``import _sqlite3`` without importing ``functools``.
 
     The C module looks up ``functools.lru_cache`` once, when it is first imported, for the
@@ -161,7 +165,7 @@ def _import_core():
         import _sqlite3
         return _sqlite3
     stand_in = type(sys)("functools")
-    stand_in.lru_cache = _statement_cache  # type: ignore[attr-defined]  # a module built here
+    stand_in.lru_cache = _statement_cache  # type: ignore[attr-defined]  # a module made here
     sys.modules["functools"] = stand_in
     try:
         import _sqlite3

@@ -32,7 +32,6 @@ import time
 from thresher.dataflow.errors import ThresherError
 from thresher.dataflow.paths import under_home
 
-from .skips import note_skip
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
@@ -353,6 +352,7 @@ class Database:
             if not is_locked(exc):
                 raise
             self._set_timeout(0.0)  # do not wait again while the lock is held
+            from .skips import note_skip  # (only when a lock was met)
             note_skip(self.folder, op)
             raise StoreBusy(f"{self.path} is locked by another process: {op} skipped") from exc
         if self._timeout != BUSY_TIMEOUT_S:

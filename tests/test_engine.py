@@ -196,3 +196,18 @@ def test_estimate_remembers_only_a_few_texts_and_always_counts_the_same():
     again = [tokens.estimate(t) for t in reversed(texts)][::-1]
     assert first == again == [tokens._estimate(t) for t in texts]
     assert len(tokens._RECENT) <= tokens._RECENT_MAX
+
+
+def test_estimate_of_a_text_less_its_closing_newline_is_the_count_of_the_text():
+    """tokens.estimate derives a text's count from the remembered count of the same text with a
+    closing newline (a payload's source and its first view): it is the count, whatever the text
+    ends with (a word, punctuation, digits, an underscore, a ruler, non-ASCII, whitespace)."""
+    from thresher.dataflow import tokens
+    ends = ["word", "x.", "a,", "123", "12345", "_", "a_", "-----", "=", "été", "日本", "tab\t",
+            "two  ", "nbsp\u00a0", "em\u2003", "cr\r", "ff\f", "x\n", "\n", "e̊", "!!", "a!!!"]
+    for head in ("", "E   assert 1 == 2\n", "  indented\n\n", "ünïcödé line\n"):
+        for end in ends:
+            text = head + end
+            tokens._RECENT.clear()
+            tokens.estimate(text + "\n")
+            assert tokens.estimate(text) == tokens._estimate(text), repr(text)

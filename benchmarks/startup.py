@@ -17,8 +17,14 @@ editable install (import hooks, a source tree on sys.path) is not what users run
 4. prints medians and ratios to the baseline as a markdown table, with the command that made it.
 Targets: run <= 1.5x, pipe <= 2.5x, hook <= 2.0x.
 
+``--compare DIR`` adds the three thresher arms of a second regular install (a venv made from
+another checkout, e.g. ``main`` before a change: ``python3 -m venv DIR && DIR/bin/pip install
+CHECKOUT``) to the same rounds, labelled ``before:``, with a plan cache of its own: before and
+after are then measured side by side, under the same noise, against the same baseline.
+
 Usage: ``python benchmarks/startup.py [--runs 30] [--venv /tmp/thresher-startup-venv] [--fresh]
-[--check]`` (the first run installs, which needs the package index the repo's dependencies come from).
+[--compare DIR] [--check]`` (the first run installs, which needs the package index the repo's
+dependencies come from).
 """
 
 from __future__ import annotations
@@ -57,20 +63,33 @@ def ensure_venv(path: str, install: str | None, fresh: bool) -> str:
     return python
 
 
-def arms(th_venv: str, clean_python: str, tmp: str) -> dict[str, tuple[list[str], str | None]]:
-    """Arm name -> (argv, stdin file or None)."""
-    thresher = os.path.join(th_venv, "bin", "thresher")
+def arms(th_venv: str, clean_python: str, tmp: str, compare: str | None = None
+         ) -> dict[str, tuple[list[str], str | None, str]]:
+    """Arm name -> (argv, stdin file or None, environment name); ``compare``'s arms are named
+    ``before: ...`` and get an environment (data home, plan cache) of their own."""
     hook = os.path.join(tmp, "pretooluse.json")
     with open(hook, "wb") as fh:
         fh.write(_hook_input("pytest -q"))
-    return {
-        "python -c pass (clean venv)": ([clean_python, "-c", "pass"], None),
-        "python -c pass (thresher venv)": ([os.path.join(th_venv, "bin", "python"), "-c", "pass"], None),
-        "thresher run -- true": ([thresher, "run", "--", "true"], None),
-        "thresher pipe (README example)": ([thresher, "pipe", "--cmd", "python -m pytest -v",
-                                            "--exit-code", "1"], EXAMPLE),
-        "thresher hook claude": ([thresher, "hook", "claude"], hook),
+    table: dict[str, tuple[list[str], str | None, str]] = {
+        "python -c pass (clean venv)": ([clean_python, "-c", "pass"], None, "after"),
+        "python -c pass (thresher venv)": ([os.path.join(th_venv, "bin", "python"), "-c", "pass"], None,
+                                           "after"),
     }
+    installs = [("", th_venv, "after")] + ([("before: ", compare, "before")] if compare else [])
+    for label, venv, env_name in installs:
+        thresher = os.path.join(venv, "bin", "thresher")
+        table[label + "thresher run -- true"] = ([thresher, "run", "--", "true"], None, env_name)
+        table[label + "thresher pipe (README example)"] = (
+            [thresher, "pipe", "--cmd", "python -m pytest -v", "--exit-code", "1"], EXAMPLE, env_name)
+        table[label + "thresher hook claude"] = ([thresher, "hook", "claude"], hook, env_name)
+    return table
+
+
+def env_for(tmp: str, name: str) -> dict:
+    """The children's environment for one install: :func:`bench_env`, its own plan cache."""
+    env = bench_env(tmp, "home-" + name)
+    env["THRESHER_CACHE_HOME"] = os.path.join(tmp, "cache-" + name)
+    return env
 
 
 def main() -> int:
@@ -80,19 +99,22 @@ def main() -> int:
     ap.add_argument("--venv", default="/tmp/thresher-startup-venv", help="venv of the regular install")
     ap.add_argument("--clean-venv", default="/tmp/thresher-startup-clean", help="venv with nothing installed")
     ap.add_argument("--fresh", action="store_true", help="rebuild both venvs (reinstall this repository)")
+    ap.add_argument("--compare", metavar="DIR", help="a second regular install's venv, run in the "
+                    "same rounds as 'before:' (e.g. main before a change)")
     ap.add_argument("--check", action="store_true", help="exit 1 if a target fails")
     args = ap.parse_args()
     ensure_venv(args.venv, ROOT, args.fresh)  # the arms run its bin/thresher
     clean_python = ensure_venv(args.clean_venv, None, args.fresh)
     with tempfile.TemporaryDirectory(prefix="thresher-startup-") as tmp:
-        table = arms(args.venv, clean_python, tmp)
-        env = bench_env(tmp)
-        for argv, stdin in table.values():  # warm: plan cache compiled, files in the page cache
-            measure(argv, stdin, env, tmp, keep_output=False)
+        table = arms(args.venv, clean_python, tmp, args.compare)
+        envs = {name: env_for(tmp, name) for name in ("after", "before")}
+        for _ in range(2):  # warm: plan and regex caches built, files in the page cache
+            for argv, stdin, env_name in table.values():
+                measure(argv, stdin, envs[env_name], tmp, keep_output=False)
         samples: dict[str, list] = {name: [] for name in table}
         for _ in range(args.runs):
-            for name, (argv, stdin) in table.items():
-                samples[name].append(measure(argv, stdin, env, tmp, keep_output=False))
+            for name, (argv, stdin, env_name) in table.items():
+                samples[name].append(measure(argv, stdin, envs[env_name], tmp, keep_output=False))
     return report(samples, args)
 
 
@@ -110,7 +132,7 @@ def report(samples: dict[str, list], args) -> int:
     failed = []
     for name in samples:
         ratio = med[name] / base
-        target = TARGETS.get(name)
+        target = TARGETS.get(name)  # (the before: arms are information)
         verdict = "-" if target is None else ("ok" if ratio <= target else "MISSED")
         if verdict == "MISSED":
             failed.append(f"{name}: {ratio:.2f}x > {target}x")

@@ -14,7 +14,7 @@ every error line found here plus head and tail within the budget, counted by the
 from __future__ import annotations
 
 from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
-from bisect import bisect_right
+from _bisect import bisect_right  # (bisect's C core: the module only re-exports it)
 from itertools import accumulate
 
 from .payload import CRITICAL, Payload

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from .archive import ArchiveRow, PackedFile, after_insert, archive_row, insert_archive
 from .db import database
-from .sessions import delivered_rows, insert_delivered
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
@@ -66,6 +65,7 @@ class PayloadWrites:
 
     def deliver(self, scope: str, lines: list[str]) -> None:
         """Stage ``lines`` as what ``scope`` was delivered (replacing what was staged before)."""
+        from .sessions import delivered_rows  # (a payload with no reader scope never needs it)
         self.delivered = delivered_rows(scope, lines)
 
     def record(self, res: Any, raw: bytes, *, command: str = "", stream: str = "stdout",
@@ -111,6 +111,7 @@ class PayloadWrites:
             if file is not None:
                 file.insert(conn)
             if delivered:
+                from .sessions import insert_delivered
                 insert_delivered(conn, delivered)
             if event is not None:
                 from .savings import insert_event_row

@@ -26,12 +26,16 @@ for inspection, 0600 whatever mode it had (it holds raw tool outputs). A missing
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 from thresher.dataflow.errors import ThresherError
 from thresher.dataflow.paths import under_home
 
-from .skips import note_skip
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
+if TYPE_CHECKING:
+    from typing import Any
 
 DB_NAME = "thresher.db"
 BUSY_TIMEOUT_S = 1.0
@@ -116,13 +120,58 @@ def sqlite():
     """The SQLite module: ``sqlite3``'s C core ``_sqlite3`` (``connect``, the connection and the
     error classes are the very objects ``sqlite3`` re-exports). ``sqlite3`` itself adds date and
     time adapters no store uses, and imports ``datetime`` for them (~2 ms of every payload's
-    archive write)."""
+    archive write). ``_sqlite3`` is imported without ``functools`` (:func:`_import_core`)."""
+    core = sys.modules.get("_sqlite3")
+    if core is not None:
+        return core
     try:
-        import _sqlite3
-        return _sqlite3
+        return _import_core()
     except ImportError:  # pragma: no cover - an interpreter that has only the package
         import sqlite3
         return sqlite3
+
+
+def _statement_cache(maxsize: int | None = 128, _typed: bool = False) -> Any:
+    """What ``_sqlite3`` asks of ``functools.lru_cache``: ``lru_cache(n)(connection)`` is the
+    connection's statement cache, a callable from SQL text to the prepared statement that
+    ``connection(sql)`` makes. The same mapping, kept in a dict (emptied when full)."""
+    def wrap(make: Any) -> Any:
+        if maxsize is not None and maxsize <= 0:
+            return make
+        cache: dict = {}
+
+        def statement(sql: str) -> Any:
+            found = cache.get(sql)
+            if found is None:
+                if maxsize is not None and len(cache) >= maxsize:
+                    cache.clear()
+                found = cache[sql] = make(sql)
+            return found
+        return statement
+    return wrap
+
+
+def _import_core() -> Any:
+    """``import _sqlite3`` without importing ``functools``.
+
+    The C module looks up ``functools.lru_cache`` once, when it is first imported, for the
+    statement cache of every connection; ``functools`` (and the ``collections`` it imports) costs
+    ~5 ms, a quarter of what a bare interpreter takes to start, on every payload's archive write.
+    Unless ``functools`` is already loaded, a module holding only :func:`_statement_cache` stands in
+    for it during that one import and is taken out of ``sys.modules`` right after, so a later
+    ``import functools`` anywhere loads the real one."""
+    if "functools" in sys.modules:
+        import _sqlite3
+        return _sqlite3
+    stand_in = type(sys)("functools")
+    stand_in.lru_cache = _statement_cache  # type: ignore[attr-defined]  # a module made here
+    sys.modules["functools"] = stand_in
+    try:
+        import _sqlite3
+    finally:
+        if sys.modules.get("functools") is stand_in:
+            del sys.modules["functools"]
+    return _sqlite3
 
 
 def home() -> str:
@@ -303,6 +352,7 @@ class Database:
             if not is_locked(exc):
                 raise
             self._set_timeout(0.0)  # do not wait again while the lock is held
+            from .skips import note_skip  # (only when a lock was met)
             note_skip(self.folder, op)
             raise StoreBusy(f"{self.path} is locked by another process: {op} skipped") from exc
         if self._timeout != BUSY_TIMEOUT_S:

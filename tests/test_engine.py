@@ -184,3 +184,30 @@ def test_passthrough_classes_and_unknown_output_without_command_are_unchanged():
         assert res.output in (data, b"hello\n" * 500) and res.emission.decision == "verbatim"
     sniffed = compress(data, exit_code=1)  # no command: the banner says pytest
     assert sniffed.pclass == "pytest" and sniffed.emission.decision == "compressed"
+
+
+def test_estimate_remembers_only_a_few_texts_and_always_counts_the_same():
+    """tokens.estimate keeps its last few counts by text (the engine asks for the same text's
+    count more than once per payload): a remembered count is the count, and it holds a bounded
+    number of texts."""
+    from thresher.dataflow import tokens
+    texts = [f"line {i}: error in module_{i}.py\n" * (i + 1) for i in range(10)]
+    first = [tokens.estimate(t) for t in texts]
+    again = [tokens.estimate(t) for t in reversed(texts)][::-1]
+    assert first == again == [tokens._estimate(t) for t in texts]
+    assert len(tokens._RECENT) <= tokens._RECENT_MAX
+
+
+def test_estimate_of_a_text_less_its_closing_newline_is_the_count_of_the_text():
+    """tokens.estimate derives a text's count from the remembered count of the same text with a
+    closing newline (a payload's source and its first view): it is the count, whatever the text
+    ends with (a word, punctuation, digits, an underscore, a ruler, non-ASCII, whitespace)."""
+    from thresher.dataflow import tokens
+    ends = ["word", "x.", "a,", "123", "12345", "_", "a_", "-----", "=", "été", "日本", "tab\t",
+            "two  ", "nbsp\u00a0", "em\u2003", "cr\r", "ff\f", "x\n", "\n", "e̊", "!!", "a!!!"]
+    for head in ("", "E   assert 1 == 2\n", "  indented\n\n", "ünïcödé line\n"):
+        for end in ends:
+            text = head + end
+            tokens._RECENT.clear()
+            tokens.estimate(text + "\n")
+            assert tokens.estimate(text) == tokens._estimate(text), repr(text)

@@ -133,6 +133,36 @@ def test_pipe_of_a_tiny_input_imports_no_control_plane_module(tmp_path):
     assert b"assert 1 == 2" in out
 
 
+def test_pipe_of_the_readme_example_loads_only_the_stages_its_plan_names(tmp_path):
+    """A payload pays for the stages of its graph, no other: of ``thresher.stages``, a pipe of the
+    README example imports the modules its plan's nodes name and the helpers they import, never a
+    stage a fallback of one of them would need (distill-unittest, for pytest output without its
+    counts line), and with no reader scope no session store."""
+    from thresher.dataflow.plan import load_plans
+    with open(os.path.join(ROOT, "examples", "pytest-fail-verbose.txt"), "rb") as fh:
+        example = fh.read()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("THRESHER_")}
+    env.update(THRESHER_HOME=str(tmp_path / "home"), THRESHER_CACHE_HOME=str(tmp_path / "cache"))
+    imported, out = _imports_of(tmp_path, ["pipe", "--cmd", "python -m pytest -v", "--exit-code", "1"],
+                                example, env)
+    plans = load_plans()
+    plan = plans.resolve(plans.classify("python -m pytest -v"))
+    assert plan is not None
+    named = {node["impl"].partition(":")[0] for node in plan["nodes"].values()}
+    stages = {m for m in imported if m.startswith("thresher.stages.")
+              and not m.startswith("thresher.stages.lib") and m.count(".") == 3}
+    assert "thresher.stages.runners.distill_pytest" in stages
+    assert stages <= named, sorted(stages - named)
+    unwanted = NEVER_PER_COMMAND + ("re", "enum", "json", "sqlite3", "datetime",
+                                    "thresher.stages.runners.distill_unittest",
+                                    "thresher.stores.sessions",  # no reader scope, no ledger rows
+                                    "thresher.stores.skips",  # no lock met, no skip to count
+                                    "bisect",  # its C core, _bisect (functools: test below)
+                                    "thresher.stages.registry", "thresher.dataflow.compile")
+    assert not imported & set(unwanted), sorted(imported & set(unwanted))
+    assert b"[thresher:" in out  # it did compress
+
+
 def test_hook_pretooluse_imports_no_engine_and_no_database(tmp_path):
     """The PreToolUse answer is a rewrite of the command line: no plans, stages or stores, and
     no regex engine while no permission rule needs one (the event is read and the answer written
@@ -163,3 +193,31 @@ def test_installed_command_script_imports_only_the_entry_point():
                for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Import, ast.ImportFrom))
                for a in n.names}
     assert imports == {"sys", "thresher.main"}
+
+
+STAND_IN = r"""
+import sys
+for name in ("functools", "_sqlite3"):  # as on a regular install's start (an editable one preloads them)
+    sys.modules.pop(name, None)
+from thresher.stores.db import sqlite
+core = sqlite()
+assert "functools" not in sys.modules, "the stand-in stayed, or the real functools was loaded"
+conn = core.connect(":memory:", isolation_level=None)
+conn.execute("CREATE TABLE t (x)")
+for i in range(300):  # more distinct statements than the cache holds, and repeats
+    conn.execute(f"INSERT INTO t VALUES ({i % 150})")
+    conn.execute("INSERT INTO t VALUES (?)", (i,))
+assert conn.execute("SELECT count(*), sum(x) FROM t").fetchone() == (600, 22350 + 44850)
+import functools
+assert functools.lru_cache(2)(abs)(-3) == 3 and hasattr(functools, "reduce")  # the real one
+print("ok")
+"""
+
+
+def test_the_database_opens_without_importing_functools():
+    """``_sqlite3`` looks up ``functools.lru_cache`` once, for its statement caches; the archive
+    write imports it with a stand-in (stores/db.py) so a payload does not pay for ``functools``
+    and ``collections``: statements still work, cached or not, and a later ``import functools``
+    is the real module."""
+    res = subprocess.run([sys.executable, "-c", STAND_IN], capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout == "ok\n", res.stderr

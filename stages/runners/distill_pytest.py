@@ -25,7 +25,6 @@ from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start
 
 from thresher.dataflow.payload import CRITICAL
 
-from thresher.stages.runners import distill_unittest
 from thresher.stages.lib import passing_rows
 from thresher.stages.lib.common import build, critical_flags, has_flag, over_budget, plural
 
@@ -210,6 +209,7 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
         return None
     final = _final_line(lines)
     if final is None:  # `python -m unittest` shares the class: try its shape before declining
+        from thresher.stages.runners import distill_unittest  # (only then: a pytest run skips it)
         return distill_unittest.distill(payload, ctx.budget if ctx is not None else None)
     crit = critical_flags(payload)
     keep, totals, dropped, first, start = _run_region(lines, crit, final)

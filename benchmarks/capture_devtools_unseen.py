@@ -916,12 +916,116 @@ def pip_cases(tmp: str) -> None:
          "pip install with pins no version satisfies together (ResolutionImpossible)")
 
 
+# ------------------------------------------------------------------------- long, failing runs
+DEEP = {
+    "conftest.py": "",
+    "deep/__init__.py": "",
+    "deep/calc.py": """
+        def level3(x):
+            if x % 7 == 0:
+                raise ValueError(f"bad input {x}: multiple of seven")
+            return {"x": x, "sq": x * x}
+
+        def level2(x):
+            return level3(x + 0)
+
+        def level1(x):
+            return level2(x)
+        """,
+    "tests/test_deep.py": """
+        import pytest
+        from deep.calc import level1
+
+        @pytest.mark.parametrize("n", range(1, 240))
+        def test_level(n):
+            got = level1(n)
+            assert got == {"x": n, "sq": n * n, "cube": n ** 3} if n % 11 == 0 else True
+        """,
+}
+
+UMANY = """
+import unittest
+
+class Sums(unittest.TestCase):
+    pass
+
+def make(i):
+    def test(self):
+        data = list(range(i))
+        self.assertEqual(sum(data), i * (i - 1) // 2 + (1 if i % 9 == 4 else 0), f"sum of range({i})")
+    return test
+
+for i in range(300):
+    setattr(Sums, f"test_sum_{i:03d}", make(i))
+"""
+
+GO_ROW = """
+func TestRow%03d(t *testing.T) {
+	for j := 0; j < 6; j++ {
+		t.Run(fmt.Sprintf("case_%%d", j), func(t *testing.T) {
+			if (%d * j) %% 37 == 5 {
+				t.Errorf("row %d case %%d: got %%d, want %%d", j, %d*j, %d*j+1)
+			}
+		})
+	}
+}
+"""
+
+
+def stress_cases(tmp: str) -> None:
+    """Long failing runs over any budget: pytest --tb=long/short/auto, unittest, go, cargo, jest."""
+    proj = os.path.join(tmp, "deep")
+    write(proj, DEEP)
+    for cid, cmd in (("pytest-deep-auto", "python -m pytest -q -p no:cacheprovider"),
+                     ("pytest-deep-tb-short", "python -m pytest --tb=short -p no:cacheprovider"),
+                     ("pytest-deep-tb-long", "python -m pytest --tb=long -q -p no:cacheprovider"),
+                     ("pytest-deep-xdist-v", "python -m pytest -n 2 -v -p no:cacheprovider")):
+        code, out, err = sh(cmd, proj)
+        keep = py_facts(out) + grab(out, r"^deep/calc\.py:\d+: ValueError$|^tests/test_deep\.py:\d+: in test_level$", 6)
+        case(f"unseen-{cid}", "pytest", cmd.replace(" -p no:cacheprovider", ""), code, out, err,
+             keep, "deep package written here: 34 ValueErrors 3 frames down, 21 failing dict asserts")
+    write(proj, {"utests/__init__.py": "", "utests/test_sums.py": UMANY})
+    cmd = "python -m unittest utests.test_sums 2>&1"
+    code, out, err = sh(cmd, proj)
+    keep = grab(out, r"^(FAIL|ERROR): ") + grab(out, r"^AssertionError: ", 12)
+    keep += grab(out, r"^Ran \d+ tests|^FAILED \(") + grab(out, r'^File ".*test_sums\.py", line \d+, in test', 3)
+    case("unseen-unittest-many-fail", "unittest", cmd, code, out, err, keep,
+         "300 generated unittest cases, 33 failing with messages")
+    if shutil.which("go"):
+        gp = os.path.join(tmp, "gomany")
+        body = "".join(GO_ROW % (i, i, i, i, i) for i in range(80))
+        write(gp, {"go.mod": "module example.com/gomany\n\ngo 1.21\n",
+                   "rows/rows_test.go": "package rows\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n" + body})
+        env = {"GOCACHE": os.path.join(tmp, "gocache"), "GOPATH": os.path.join(tmp, "gopath")}
+        code, out, err = sh("go test -v ./...", gp, env)
+        case("unseen-go-test-v-many", "go", "go test -v ./...", code, out, err, go_facts(out + err),
+             "80 tests x 6 subtests written here, a dozen failing Errorf rows")
+    tests = "".join(f"    #[test]\n    fn check_{i:03d}() {{ let r = Ring::parse(\"{i}, {i + 1}\"); "
+                    f"assert_eq!(r.get(1), Some({i + 1 + (1 if i % 17 == 3 else 0)}), \"row {i}\"); }}\n"
+                    for i in range(260))
+    path = crate(tmp, "ringmany", RING_OK.replace("%TESTS%", tests))
+    code, out, err = sh("cargo test --offline 2>&1", path)
+    case("unseen-cargo-test-many", "cargo", "cargo test 2>&1", code, out, err, rust_facts(out + err),
+         "ring crate: 260 generated tests, 18 failing assert_eq! with a message")
+    if os.path.isdir(os.path.join(NODE_TOOLS, "node_modules")):
+        jp = os.path.join(tmp, "jmany")
+        body = "".join(f'  test("item {i}", () => {{ expect({{ id: {i}, tags: ["a", "b"] }})'
+                       f'.toEqual({{ id: {i}, tags: ["a", "{"c" if i % 13 == 5 else "b"}"] }}); }});\n'
+                       for i in range(200))
+        write(jp, {"package.json": '{"name": "jmany", "version": "1.0.0"}\n',
+                   "many.test.js": 'describe("items", () => {\n' + body + "});\n"})
+        os.symlink(os.path.join(NODE_TOOLS, "node_modules"), os.path.join(jp, "node_modules"))
+        code, out, err = sh("npx jest 2>&1", jp)
+        case("unseen-jest-many", "jest", "npx jest 2>&1", code, out, err, js_facts(out + err),
+             "200 generated jest tests, 15 failing toEqual diffs")
+
+
 def main() -> None:
     """Capture every case in a fresh temporary folder."""
     only = sys.argv[1:]
     with tempfile.TemporaryDirectory(prefix="thr-unseen-") as tmp:
         for fn in (pytest_cases, cargo_cases, go_cases, c_cases, js_cases, lint_cases,
-                   shellcheck_cases, pip_cases):
+                   shellcheck_cases, pip_cases, stress_cases):
             if not only or fn.__name__ in only:
                 fn(tmp)
 

@@ -16,7 +16,7 @@ indentation, or a substring of one):
 2. every failing test id line (``FAILED ...``, ``ERROR ...``, ``--- FAIL: ...``, ``FAIL\\t...``,
    ``test x ... FAILED``, jest's ``● Suite › test`` and ``✕ ...`` rows, unittest's ``FAIL: ...``);
 3. every error line: the exception line of each failure (``E   XError: ...``, ``AssertionError: ...``),
-   each ``panicked at`` line, each compiler/type-checker error line (``error[E0382]: ...``,
+   each ``panicked at`` line and the message line under it, each compiler/type-checker error line (``error[E0382]: ...``,
    ``file:line:col: error: ...``, ``error TS2322 ...``, pip's ``ERROR: ...``);
 4. the location line of each failure (``file.py:NN: AssertionError``, `` --> src/x.rs:l:c``,
    ``x_test.go:NN: ...``, the failing test's first ``File "...", line N, in test_x`` frame);
@@ -408,6 +408,9 @@ def rust_facts(text: str) -> list[str]:
     keep += grab(text, r"^--> src/\S+:\d+:\d+", 12) + grab(text, r"^tests::\w+$")
     keep += grab(text, r"panicked at |^test \S+ \.\.\. FAILED$|^test result: |^error: test failed")
     keep += grab(text, r"^assertion .*failed|^left: |^right: ")
+    src = text.splitlines()   # rule 3: the panic's message is the line under `panicked at f:l:c:`
+    keep += [src[i + 1].strip() for i, ln in enumerate(src[:-1])
+             if re.search(r"panicked at \S+:\d+:\d+:$", ln) and src[i + 1].strip()]
     return keep
 
 
@@ -1020,12 +1023,52 @@ def stress_cases(tmp: str) -> None:
              "200 generated jest tests, 15 failing toEqual diffs")
 
 
+def cargo_panic_cases(tmp: str) -> None:
+    """Panics whose message has no shape of its own (unwrap, expect, index), over any budget."""
+    tests = "".join(
+        f"    #[test]\n    fn load_{i:03d}() {{ let v: Vec<i64> = \"{i},{i + 1}\".split(',')"
+        f".map(|x| x.parse().unwrap()).collect(); "
+        + ("let r = Ring::parse(\"7, x\"); assert!(r.get(0).is_some()); }\n" if i % 23 == 4 else
+           f"let m: std::collections::HashMap<&str, i64> = Default::default(); let _ = m.get(\"k\").expect(\"key k for row {i}\"); }}\n"
+           if i % 23 == 9 else f"let _ = v[{2 if i % 23 == 15 else 1}]; }}\n")
+        for i in range(220))
+    path = crate(tmp, "ringpanic", RING_OK.replace("%TESTS%", tests))
+    code, out, err = sh("cargo test --offline 2>&1", path, {"RUST_BACKTRACE": "0"})
+    case("unseen-cargo-test-unwrap-many", "cargo", "cargo test 2>&1", code, out, err,
+         rust_facts(out + err), "ring crate: 220 generated tests, 30 panicking in unwrap/expect/index")
+    integ = crate(tmp, "ringinteg", RING_OK.replace("%TESTS%", ""))
+    os.makedirs(os.path.join(integ, "tests"), exist_ok=True)
+    for name in ("it_parse", "it_window"):
+        body = "".join(
+            f"#[test]\nfn {name}_{i:02d}() {{ let r = ringinteg::Ring::parse(\"{i}, {i * 2}\"); "
+            + (f"let s: Vec<u8> = Vec::new(); let _ = s.first().copied().unwrap(); let _ = r; }}\n" if i % 11 == 6
+               else f"assert!(r.get(1).unwrap() >= 0); }}\n") for i in range(60))
+        with open(os.path.join(integ, "tests", f"{name}.rs"), "w") as fh:
+            fh.write(body)
+    code, out, err = sh("cargo test --offline --no-fail-fast 2>&1", integ, {"RUST_BACKTRACE": "1"})
+    case("unseen-cargo-test-no-fail-fast", "cargo", "cargo test --no-fail-fast 2>&1", code, out, err,
+         rust_facts(out + err) + grab(out + err, r"^error: \d+ targets failed:$|^`--test \w+`$"),
+         "ring crate with two integration-test files: unwrap on None panics in each, --no-fail-fast")
+    app = os.path.join(tmp, "ringapp")
+    os.makedirs(os.path.join(app, "src"), exist_ok=True)
+    with open(os.path.join(app, "Cargo.toml"), "w") as fh:
+        fh.write(CRATE_TOML.replace("NAME", "ringapp"))
+    with open(os.path.join(app, "src", "main.rs"), "w") as fh:
+        fh.write('fn main() {\n    for i in 0..400 { println!("step {i}: checksum {}", i * 7919 % 1000); }\n'
+                 '    let cfg = std::fs::read_to_string("ring.toml").expect("ring.toml must exist next to the binary");\n'
+                 '    println!("{cfg}");\n}\n')
+    code, out, err = sh("cargo run --offline 2>&1", app, {"RUST_BACKTRACE": "0"})
+    case("unseen-cargo-run-panic", "cargo", "cargo run 2>&1", code, out, err, rust_facts(out + err),
+         "a binary written here prints 400 lines, then expect() panics on a missing file")
+
+
 def main() -> None:
     """Capture every case in a fresh temporary folder."""
     only = sys.argv[1:]
     with tempfile.TemporaryDirectory(prefix="thr-unseen-") as tmp:
         for fn in (pytest_cases, cargo_cases, go_cases, c_cases, js_cases, lint_cases,
-                   shellcheck_cases, pip_cases, stress_cases):
+                   shellcheck_cases, pip_cases, stress_cases,
+                   cargo_panic_cases):
             if not only or fn.__name__ in only:
                 fn(tmp)
 

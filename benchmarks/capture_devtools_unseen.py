@@ -789,7 +789,9 @@ def js_cases(tmp: str) -> None:
     write(proj, {"package.json": '{"name": "cart", "version": "1.0.0", "scripts": {"test": "jest"}}\n'})
     os.symlink(os.path.join(NODE_TOOLS, "node_modules"), os.path.join(proj, "node_modules"))
     for cid, cmd, cls in (("jest", "npx jest", "jest"), ("npm-test-jest", "npm test", "npm"),
-                          ("jest-verbose", "npx jest --verbose 2>&1", "jest")):
+                          ("jest-verbose", "npx jest --verbose 2>&1", "jest"),
+                          ("jest-watchall-false", "npx jest --watchAll=false 2>&1", "jest"),
+                          ("npm-test-watchall-false", "npm test -- --watchAll=false 2>&1", "npm")):
         code, out, err = sh(cmd, proj)
         case(f"unseen-{cid}", cls, cmd, code, out, err, js_facts(out + "\n" + err),
              "cart module written here: 100 passing tests, 5 failing with diffs")
@@ -803,6 +805,9 @@ def js_cases(tmp: str) -> None:
     code, out, err = sh("npx vitest run", vdir)
     case("unseen-vitest-run", "vitest", "npx vitest run", code, out, err, js_facts(out + "\n" + err),
          "the cart tests under vitest")
+    code, out, err = sh("npx vitest --watch=false 2>&1", vdir)
+    case("unseen-vitest-watch-false", "vitest", "npx vitest --watch=false 2>&1", code, out, err,
+         js_facts(out + "\n" + err), "the cart tests under vitest, watch mode turned off")
     write(proj, {"eslint.config.js": 'module.exports = [{ files: ["lib/**/*.js"], rules: {'
                  ' "no-unused-vars": "error", "no-undef": "error", "eqeqeq": "error", "no-var": "warn",'
                  ' "prefer-const": "warn", "semi": ["warn", "always"] },'
@@ -1015,12 +1020,27 @@ def stress_cases(tmp: str) -> None:
         body = "".join(f'  test("item {i}", () => {{ expect({{ id: {i}, tags: ["a", "b"] }})'
                        f'.toEqual({{ id: {i}, tags: ["a", "{"c" if i % 13 == 5 else "b"}"] }}); }});\n'
                        for i in range(200))
-        write(jp, {"package.json": '{"name": "jmany", "version": "1.0.0"}\n',
+        write(jp, {"package.json": '{"name": "jmany", "version": "1.0.0", "scripts": {"test": "jest"}}\n',
                    "many.test.js": 'describe("items", () => {\n' + body + "});\n"})
         os.symlink(os.path.join(NODE_TOOLS, "node_modules"), os.path.join(jp, "node_modules"))
         code, out, err = sh("npx jest 2>&1", jp)
         case("unseen-jest-many", "jest", "npx jest 2>&1", code, out, err, js_facts(out + err),
              "200 generated jest tests, 15 failing toEqual diffs")
+        for cid, cmd, cls in (("jest-many-watchall-false", "npx jest --watchAll=false 2>&1", "jest"),
+                              ("npm-test-many-watchall-false", "npm test -- --watchAll=false 2>&1", "npm"),
+                              ("npm-test-many", "npm test 2>&1", "npm"),
+                              ("npm-run-test-many-ci", "npm run test -- --ci 2>&1", "npm")):
+            code, out, err = sh(cmd, jp)
+            case(f"unseen-{cid}", cls, cmd, code, out, err, js_facts(out + err),
+                 "the 200 generated jest tests through jest directly or the npm test script")
+        vp = os.path.join(tmp, "vmany")
+        write(vp, {"package.json": '{"name": "vmany", "version": "1.0.0", "scripts": {"test": "vitest run"}}\n',
+                   "many.test.mjs": 'import { describe, test, expect } from "vitest";\n'
+                                    + 'describe("items", () => {\n' + body + "});\n"})
+        os.symlink(os.path.join(NODE_TOOLS, "node_modules"), os.path.join(vp, "node_modules"))
+        code, out, err = sh("npm test 2>&1", vp)
+        case("unseen-npm-test-vitest-many", "npm", "npm test 2>&1", code, out, err, js_facts(out + err),
+             "the 200 generated tests under vitest, through the npm test script")
 
 
 def cargo_panic_cases(tmp: str) -> None:

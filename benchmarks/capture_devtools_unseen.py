@@ -1061,8 +1061,8 @@ def cargo_panic_cases(tmp: str) -> None:
     for name in ("it_parse", "it_window"):
         body = "".join(
             f"#[test]\nfn {name}_{i:02d}() {{ let r = ringinteg::Ring::parse(\"{i}, {i * 2}\"); "
-            + (f"let s: Vec<u8> = Vec::new(); let _ = s.first().copied().unwrap(); let _ = r; }}\n" if i % 11 == 6
-               else f"assert!(r.get(1).unwrap() >= 0); }}\n") for i in range(60))
+            + ("let s: Vec<u8> = Vec::new(); let _ = s.first().copied().unwrap(); let _ = r; }\n" if i % 11 == 6
+               else "assert!(r.get(1).unwrap() >= 0); }\n") for i in range(60))
         with open(os.path.join(integ, "tests", f"{name}.rs"), "w") as fh:
             fh.write(body)
     code, out, err = sh("cargo test --offline --no-fail-fast 2>&1", integ, {"RUST_BACKTRACE": "1"})
@@ -1082,13 +1082,91 @@ def cargo_panic_cases(tmp: str) -> None:
          "a binary written here prints 400 lines, then expect() panics on a missing file")
 
 
+GO_PANIC_PKG = """package %s
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestRows(t *testing.T) {
+	for i := 0; i < 120; i++ {
+		t.Run(fmt.Sprintf("r%%03d", i), func(t *testing.T) {
+			if %s {
+				var m map[string]int
+				m["boom"] = i
+			}
+		})
+	}
+}
+"""
+
+
+def more_stress_cases(tmp: str) -> None:
+    """go -v with a panicking package among passing ones, go build's too many errors, a long
+    make with errors mid-build, mypy with hundreds of errors and notes, unittest import errors."""
+    env = {"GOCACHE": os.path.join(tmp, "gocache"), "GOPATH": os.path.join(tmp, "gopath")}
+    if shutil.which("go"):
+        gp = os.path.join(tmp, "gopanic")
+        files = {"go.mod": "module example.com/gopanic\n\ngo 1.21\n"}
+        for name, cond in (("alpha", "false"), ("beta", "i == 77"), ("gamma", "false")):
+            files[f"{name}/{name}_test.go"] = GO_PANIC_PKG % (name, cond)
+        write(gp, files)
+        code, out, err = sh("go test -v ./... 2>&1", gp, env)
+        case("unseen-go-test-v-panic", "go", "go test -v ./... 2>&1", code, out, err,
+             go_facts(out + err) + grab(out, r"^goroutine \d+ \[running\]:$", 2)
+             + grab(out, r"^\S+/beta/beta_test\.go:\d+ \+0x", 2),
+             "three packages of 120 subtests written here; one subtest writes to a nil map")
+        bad = "".join(f"func F{i}() int {{ return undefined{i} }}\n" for i in range(14))
+        write(gp, {"broken/broken.go": "package broken\n\n" + bad})
+        code, out, err = sh("go build ./... 2>&1", gp, env)
+        case("unseen-go-build-too-many", "go", "go build ./... 2>&1", code, out, err,
+             go_facts(out + err) + grab(out, r"too many errors"), "14 undefined names: go stops at ten")
+    proj = os.path.join(tmp, "cbig")
+    files = c_files(150)
+    files["src/mod77.c"] = "#include \"util.h\"\nint mod77(int x) { return util_add(x, y77); }\n"
+    files["src/mod120.c"] = "#include \"util.h\"\nint mod120(int x) { return util_sub(x, 1); }\n"
+    write(proj, files)
+    code, out, err = sh("make -k 2>&1", proj)
+    case("unseen-make-k-long", "build", "make -k 2>&1", code, out, err, c_facts(out + err),
+         "150 C modules written here: warnings all through, two errors mid-build, make -k")
+    work = os.path.join(tmp, "mypyproj")
+    mods = {"pkg/__init__.py": ""}
+    for i in range(40):
+        mods[f"pkg/m{i:02d}.py"] = (
+            f"from typing import Optional\n\n\ndef get{i}(x: Optional[str]) -> str:\n    return x.upper()\n\n\n"
+            f"def add{i}(a: int, b: int) -> int:\n    return a + str(b)\n\n\n"
+            f"def use{i}() -> None:\n    get{i}(3)\n    add{i}(1)\n    reveal_type(get{i})\n")
+    write(work, mods)
+    code, out, err = sh("mypy pkg", work)
+    keep = rows(out, r"^pkg/\S+\.py:\d+: (error|note): ", r"\[([\w-]+)\]$") + grab(out, r"^Found \d+ errors?")
+    keep += grab(out, r"^pkg/m20\.py:\d+: note: ")
+    case("unseen-mypy-many-notes", "lint", "mypy pkg", code, out, err, keep,
+         "40 modules written here: 200 errors, reveal_type notes")
+    up = os.path.join(tmp, "uimport")
+    ufiles = {"conftest.py": "", "utests/__init__.py": ""}
+    for i in range(30):
+        ufiles[f"utests/test_u{i:02d}.py"] = (
+            "import unittest\n" + ("import missing_helper_lib\n" if i in (7, 19) else "")
+            + "\n\nclass T(unittest.TestCase):\n" + "".join(
+                f"    def test_{j}(self):\n        self.assertEqual({j} % 5, {j} % 5 if {j} != 3 or {i} % 6 else 9)\n"
+                for j in range(8)))
+    write(up, ufiles)
+    cmd = "python -m unittest discover -s utests -t . 2>&1"
+    code, out, err = sh(cmd, up)
+    keep = grab(out, r"^(FAIL|ERROR): ") + grab(out, r"^(AssertionError|ModuleNotFoundError|ImportError): ")
+    keep += grab(out, r"^Ran \d+ tests|^FAILED \(")
+    case("unseen-unittest-import-errors", "unittest", cmd, code, out, err, keep,
+         "30 unittest modules written here: two fail to import, five assertion failures")
+
+
 def main() -> None:
     """Capture every case in a fresh temporary folder."""
     only = sys.argv[1:]
     with tempfile.TemporaryDirectory(prefix="thr-unseen-") as tmp:
         for fn in (pytest_cases, cargo_cases, go_cases, c_cases, js_cases, lint_cases,
                    shellcheck_cases, pip_cases, stress_cases,
-                   cargo_panic_cases):
+                   cargo_panic_cases, more_stress_cases):
             if not only or fn.__name__ in only:
                 fn(tmp)
 

@@ -131,8 +131,9 @@ def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | No
         tiers = [tier_of[s] for s in src]
     exempt_lines = {uniq[i] for i in ones(ex)}
     _frame_code(src, tiers, exempt_lines)
-    if params.get("critical_next"):
-        _message_under(src, tiers, _union(params["critical_next"]))
+    heads = _union(params.get("critical_next") or [])
+    if heads is not None:
+        _message_under(src, tiers, heads)
     if tiers.count(IMPORTANT) == len(tiers):
         return None
     return payload.evolve(tiers=tuple(tiers))

@@ -25,8 +25,12 @@ indentation, or a substring of one):
 
 Re-run with ``.venv/bin/python benchmarks/capture_devtools_unseen.py`` (needs cargo, go, gcc,
 clang, node/npm (typescript, eslint, jest, vitest in ``$NODE_TOOLS``), shellcheck, and a venv in
-``$PY_TOOLS`` with pytest, pytest-xdist, mypy, ruff, flake8, pylint). Timings and temp paths differ
-from run to run.
+``$PY_TOOLS`` with pytest, pytest-xdist, mypy, ruff, flake8, pylint). Set-up used for the saved
+fixtures: ``apt-get install golang-go shellcheck clang``; ``python3 -m venv $PY_TOOLS &&
+$PY_TOOLS/bin/pip install flake8 pylint pytest pytest-xdist mypy ruff``; ``cd $NODE_TOOLS && npm init -y
+&& npm install typescript@5 eslint@9 jest@29 vitest@2``. The environment's ``RUST_BACKTRACE=1``
+stays for the cargo cases that do not set it. Timings and temp paths differ from run to run; one
+function can be re-run alone: ``capture_devtools_unseen.py cargo_cases``.
 """
 
 from __future__ import annotations

@@ -42,7 +42,8 @@ def decide(argv: list[str]) -> tuple[bool, str]:
     entry = TABLE.get(name)
     if entry is None:
         return False, "not in the table of commands worth wrapping"
-    if any(a in WATCH or a.startswith("--watch=") for a in args):
+    if any(a in WATCH or (a.startswith("--watch=") and a not in ("--watch=false", "--watch=0"))
+           for a in args):   # `--watch=false`/`--watchAll=false`: the run that does not watch
         return False, "watch mode never exits"
     if structured(args, (), ""):
         return False, "structured output (passes byte-exact anyway): left alone, zero overhead"

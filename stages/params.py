@@ -85,8 +85,11 @@ class ScoreParams(_Params):
     not_critical: list[str] = Field(
         default_factory=list, description="regexes of lines never critical although they mention "
         "an error word (e.g. passing test rows named after the error they test)")
+    critical_next: list[str] = Field(
+        default_factory=list, description="regexes of header lines whose next non-blank line is "
+        "critical too: a message printed under its header (Rust's `panicked at src/x.rs:4:9:`)")
     locations_on_failure: bool = Field(True, description="file:line lines are critical on failure")
-    _regexes = field_validator("critical", "noise", "not_critical")(_safe_regexes)
+    _regexes = field_validator("critical", "noise", "not_critical", "critical_next")(_safe_regexes)
 
 
 class DropNoiseParams(_Params):

@@ -64,6 +64,10 @@ CASES: list[tuple[str, str | None]] = [
     ("npx tsc --noEmit", T + "npx tsc --noEmit"),
     ("npx eslint src --ext .ts,.tsx", T + "npx eslint src --ext .ts,.tsx"),
     ("npx jest --watchAll", None),
+    # the run that does *not* watch (CI's form of a test script) is an ordinary test run
+    ("npx jest --watchAll=false", T + "npx jest --watchAll=false"),
+    ("npm test -- --watchAll=false", T + "npm test -- --watchAll=false"),
+    ("npx vitest --watch=false", T + "npx vitest --watch=false"),
     ("npx vitest run src/utils", T + "npx vitest run src/utils"),
     ("ruff check . --fix", T + "ruff check . --fix"),
     ("ruff check --output-format=json .", T + "ruff check --output-format=json ."),  # one JSON document: a read (issue 16)

@@ -94,3 +94,35 @@ def test_declines_when_its_summary_would_outweigh_the_one_line_it_drops():
     long = text + "".join(f"    Compiling crate{i} v0.1.{i}\n" for i in range(30))
     view = _distill(long)
     assert view is not None and view.tokens() < initial_payload(long.encode()).tokens()
+
+
+@pytest.mark.parametrize("cid", ["unseen-cargo-test-many", "unseen-cargo-test", "unseen-cargo-test-q"])
+def test_panic_messages_and_the_failures_list_survive_trim(cid):
+    """The message under `thread 't' (pid) panicked at src/x.rs:l:c:` has no shape of its own
+    (`called `Result::unwrap()` on an `Err` value: …`), and the `failures:` list names every
+    failing test: over budget, trim keeps them with the critical lines."""
+    case = fixture_case(cid)
+    text = case["stdout"] + case["stderr"]
+    src = text.splitlines()
+    out = compress(text, command=case["command"], exit_code=case["exit_code"]).text
+    heads = [i for i, line in enumerate(src) if re.match(r"^thread '.*'(?: \(\d+\))? panicked at \S+:\d+:\d+:$", line)]
+    assert heads
+    for i in heads:
+        assert src[i + 1] in out.splitlines(), src[i + 1]
+    at = src.index("failures:", max(i for i, line in enumerate(src) if line.startswith("---- ")))
+    failing = [line for line in src[at + 1:] if line.startswith("    tests::")]
+    assert failing and all(line in out.splitlines() for line in failing)
+
+
+def test_critical_next_marks_only_the_message_under_its_header():
+    from thresher.dataflow.payload import CRITICAL
+    from thresher.stages.ingest import score
+    text = ("running 2 tests\nthread 't' (7) panicked at src/lib.rs:3:5:\n"
+            "called `Option::unwrap()` on a `None` value\nplain line after\n")
+    params = {"critical": [], "noise": [], "not_critical": [], "locations_on_failure": False}
+    for heads, want in (([], False), ([r"^thread '.*'(?: \(\d+\))? panicked at \S+:\d+:\d+:$"], True)):
+        p = score.run(initial_payload(text.encode(), command="cargo test", exit_code=0),
+                      {**params, "critical_next": heads}, None)
+        tiers = dict(zip(p.source, p.tiers))
+        assert (tiers["called `Option::unwrap()` on a `None` value"] == CRITICAL) is want
+        assert tiers["plain line after"] != CRITICAL

@@ -142,3 +142,20 @@ def test_npm_ls_problem_rows_survive_wherever_they_sit_in_the_tree(cid):
         deep = [i for i, line in enumerate(case["stdout"].splitlines()) if NPM_LS_PROBLEM.search(line)]
         assert any(40 < i < len(case["stdout"].splitlines()) - 40 for i in deep)  # not head/tail
         assert estimate(out) < estimate(case["stdout"] + case["stderr"]) * 0.9
+
+
+@pytest.mark.parametrize("cid", ["unseen-npm-test-many", "unseen-npm-run-test-many-ci",
+                                 "unseen-npm-test-many-watchall-false"])
+def test_a_test_script_running_jest_keeps_every_failure_over_budget(cid):
+    """`npm test` starting jest: the failing `✕` rows and `● Suite › test` headers are the answer;
+    over budget, collapse must not fold them and trim must not drop them (the npm graph knows
+    the JS runners' failure shapes, as the jest graph does)."""
+    case = fixture_case(cid)
+    out = seen_by_agent(case)
+    src = case["stdout"].splitlines()
+    failing = [line for line in src if re.match(r"^\s+✕ \S", line)]
+    headers = [line for line in src if re.match(r"^\s+● \S.* › ", line)]
+    assert len(failing) == len(headers) > 10
+    for line in failing + headers:
+        assert line in out.splitlines(), line
+    assert estimate(out) < estimate(case["stdout"]) / 2

@@ -1,6 +1,7 @@
 """Score: give every source line a tier — critical (the answer), important, or noise.
 
-Critical: error/failure/assertion/traceback lines (a critical Python frame with its source line),
+Critical: error/failure/assertion/traceback lines (a critical Python frame with its source line,
+a ``critical_next`` header with the message under it),
 and on a failing command also ``file:line`` locations. Noise: lines matching the graph's noise regexes (never a critical line). A graph may
 name ``not_critical`` shapes: lines that only *mention* failure words (``✔ handles errors``, a
 passing test row) are then tiered as if the error regex had not matched.
@@ -62,6 +63,18 @@ def _frame_code(src, tiers: list, exempt: set) -> None:
             i += 1
 
 
+def _message_under(src, tiers: list, heads: LinePatterns) -> None:
+    """A header line (a ``critical_next`` shape) makes the next non-blank line critical: the
+    message a tool prints under it (``thread 't' panicked at src/lib.rs:9:5:`` then the panic's
+    text, which has no shape of its own)."""
+    for i in ones(heads.mask(src)):
+        j = i + 1
+        while j < len(src) and not src[j].strip():
+            j += 1
+        if j < len(src) and j - i <= 2:
+            tiers[j] = CRITICAL
+
+
 _LOCATION_NEEDS = tuple(f":{d}" for d in "0123456789") + ("line ",)
 """Every match of LOCATION_RE holds one of these (``:14``, ``line 14``)."""
 
@@ -118,6 +131,9 @@ def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | No
         tiers = [tier_of[s] for s in src]
     exempt_lines = {uniq[i] for i in ones(ex)}
     _frame_code(src, tiers, exempt_lines)
+    heads = _union(params.get("critical_next") or [])
+    if heads is not None:
+        _message_under(src, tiers, heads)
     if tiers.count(IMPORTANT) == len(tiers):
         return None
     return payload.evolve(tiers=tuple(tiers))

@@ -207,7 +207,7 @@ def toml_facts(text: str) -> list[str]:
     return [ln.strip() for ln in text.split("\n") if re.match(r"^\s*\[\[?[^\]]+\]\]?\s*$", ln)][:80]
 
 
-def data_cases(tmp: str) -> None:
+def data_cases() -> None:
     for name in ("debian.csv", "ubuntu.csv"):
         path = os.path.join("/usr/share/distro-info", name)
         case("csv-distro-info-" + name[:-4], "csv", f"cat {name}", "/usr/share/distro-info",
@@ -256,7 +256,7 @@ class Headings(html.parser.HTMLParser):
         self.texts: list[str] = []
         self.cur: list[str] | None = None
 
-    def handle_starttag(self, tag, attrs) -> None:
+    def handle_starttag(self, tag, attrs) -> None:  # noqa: ARG002 - the HTMLParser signature
         if tag in ("h1", "h2", "h3"):
             self.cur = []
 
@@ -303,7 +303,7 @@ def doc_cases(tmp: str) -> None:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         code_cases(tmp)
-        data_cases(tmp)
+        data_cases()
         doc_cases(tmp)
 
 

@@ -208,3 +208,30 @@ def test_property_go_outline_names_every_top_level_func(path):
     kept = "\n".join(line for line, s in zip(lines, shown) if s)
     for m in re.finditer(r"(?m)^func (?:\([^)]*\) )?(\w+)", text):
         assert m.group(0) in kept, (path, m.group(1))
+
+
+def _shown_at(text: str, lang_name: str, level: int) -> list[str]:
+    lang = code_langs.load(lang_name)
+    assert lang is not None
+    lines = text.split("\n")
+    tree = outline_lib.parse(lang, text)
+    assert tree is not None
+    o = outline_lib.outline(lang, tree, lines, level)
+    return [line for line, s in zip(lines, o.shown) if s]
+
+
+def test_extern_c_block_is_the_top_level_and_typedef_names_stay():
+    """A header's ``extern "C" { ... }`` is no scope: its typedefs are the file's API at the
+    signatures level, and a ``typedef struct { ... } Name;`` keeps the row with its name
+    (expat.h: 79 -> 108 of 108 ctags definition heads)."""
+    case = fixture_case("unseen-c-expat")
+    shown = "\n".join(_shown_at(case["stdout"], "c", outline_lib.SIGNATURES))
+    for fact in ("typedef unsigned char XML_Bool", "} XML_Memory_Handling_Suite;",
+                 "typedef void(XMLCALL *XML_StartElementHandler)(void *userData,"):
+        assert fact in shown, fact
+    src = 'extern "C" {\ntypedef int handle_t;\ntypedef struct {\n  int a;\n  int b;\n} pair_t;\n' \
+          "int f(int x);\n}\n"
+    sig = _shown_at(src, "cpp", outline_lib.SIGNATURES)
+    assert "typedef int handle_t;" in sig and "} pair_t;" in sig and "  int a;" not in sig
+    res = compress(case["stdout"], command=case["command"], exit_code=0)
+    assert all(f in res.text for f in case["must_keep"])

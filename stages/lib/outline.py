@@ -25,6 +25,8 @@ OUTLINE, SIGNATURES, NAMES = 2, 1, 0
 _CLOSING = re.compile(r"^(?:[)\]}][)\]};,]*|\}\s*[\w\s,*]+;|end|fi|done|esac|#\s*endif\b.*)"
                       r"(?:\s*(?://|#|/\*|--).*)?$")
 _CLOSERS = frozenset(("}", "end", "#endif", "};"))
+_NO_SCOPE = frozenset(("linkage_specification",))
+_TYPEDEF_TAIL = re.compile(r"^\}\s*[\w\s,*]*\w[\w\s,*]*;")
 _DOC_TEXT = re.compile(r"[A-Za-z0-9]")
 _MAX_ERROR_SHARE = 0.1
 _DECL_ROWS = 24
@@ -109,12 +111,17 @@ class Outline:
             return
         if self.level > NAMES:
             self.mark(node.start_point[0], header)
+            last = end_row(node)
+            if not member and node is not core and core.type in lang.types and last > header \
+                    and _TYPEDEF_TAIL.match(self.lines[last].strip()):
+                self.mark(last)  # ``} XML_Memory_Handling_Suite;``: the name a typedef gives
         else:
             self.mark(name.start_point[0] if name is not None else core.start_point[0])
         if lang.docstrings and self.level >= OUTLINE:
             self.docstring(body)
         if member:
-            self.walk(body.named_children, depth + 1)
+            # ``extern "C" { ... }`` is no scope: what it holds is the file's top level (API)
+            self.walk(body.named_children, depth if core.type in _NO_SCOPE else depth + 1)
             last = end_row(node)  # a container's closing row shows where its members end
             if last > header and closed_by_token(core, body) \
                     and _CLOSING.match(self.lines[last].strip()):

@@ -118,7 +118,7 @@ def code_cases(tmp: str) -> None:
                 "encoding/json/decode.go", "go/token/token.go"):
         code_case("go-" + rel.split("/")[-2] + "-" + os.path.basename(rel)[:-3],
                   os.path.join(GO, rel), "Go standard library (Debian golang-go)", GO)
-    for h in ("zlib.h", "sqlite3.h", "expat.h", "bzlib.h"):
+    for h in ("zlib.h", "sqlite3.h", "expat.h", "bzlib.h", "yaml.h", "gcrypt.h", "jpeglib.h"):
         code_case("c-" + h[:-2], os.path.join("/usr/include", h), "Debian -dev package header",
                   "/usr/include")
     stdlib = sysconfig.get_paths()["stdlib"]

@@ -280,13 +280,19 @@ def doc_cases(tmp: str) -> None:
         case("md-node-" + name[:-3].replace("_", "-"), "markdown", f"cat {name}", api,
              "Node.js API docs (Debian nodejs)", heads)
     xslt = "/usr/share/doc/libxslt1-dev/html/html"
-    for name in ("libxslt-transform.html", "libxslt-xsltInternals.html"):
-        path = os.path.join(xslt, name)
+    vg = "/usr/share/doc/valgrind/html"
+    for folder, name, source in (
+            (xslt, "libxslt-transform.html", "libxslt API reference (Debian libxslt1-dev)"),
+            (xslt, "libxslt-xsltInternals.html", "libxslt API reference (Debian libxslt1-dev)"),
+            (xslt, "libxslt-xsltutils.html", "libxslt API reference (Debian libxslt1-dev)"),
+            (xslt, "libxslt-extensions.html", "libxslt API reference (Debian libxslt1-dev)"),
+            (vg, "manual-core.html", "Valgrind user manual (Debian valgrind)"),
+            (vg, "mc-manual.html", "Valgrind user manual (Debian valgrind)")):
+        path = os.path.join(folder, name)
         if os.path.exists(path):
             p = Headings()
             p.feed(open(path, encoding="utf-8", errors="replace").read())
-            case("html-" + name[:-5].lower(), "html", f"cat {name}", xslt,
-                 "libxslt API reference (Debian libxslt1-dev)", p.texts)
+            case("html-" + name[:-5].lower(), "html", f"cat {name}", folder, source, p.texts)
     for tool, cmd in (("make", "man -P cat make"), ("less", "man -P cat less"),
                       ("gcc-help", "gcc --help"), ("cp-help", "cp --help"),
                       ("sed-help", "sed --help")):

@@ -235,3 +235,29 @@ def test_extern_c_block_is_the_top_level_and_typedef_names_stay():
     assert "typedef int handle_t;" in sig and "} pair_t;" in sig and "  int a;" not in sig
     res = compress(case["stdout"], command=case["command"], exit_code=0)
     assert all(f in res.text for f in case["must_keep"])
+
+
+def test_lone_brace_under_if_0_does_not_fail_the_header():
+    """gcrypt.h reopens a lone ``{`` under ``#if 0`` before its closing ``extern "C"`` brace
+    (for an editor's indentation): blanked like the lone ``}``, the header parses and its
+    outline keeps its prototypes (69 -> 268 of 276 ctags heads)."""
+    case = fixture_case("unseen-c-gcrypt")
+    lang = code_langs.load("c")
+    assert lang is not None and outline_lib.parse(lang, case["stdout"]) is not None
+    src = '#ifdef __cplusplus\nextern "C" {\n#endif\nint f(int x);\n#if 0\n{\n#endif\n' \
+          "#ifdef __cplusplus\n}\n#endif\n"
+    masked = outline_lib.unwrap_linkage(src)
+    assert masked is not None and "{" not in masked and "}" not in masked
+    assert masked.count("\n") == src.count("\n")
+    res = compress(case["stdout"], command=case["command"], exit_code=0)
+    kept = [f for f in case["must_keep"] if f in res.text]
+    assert len(kept) >= 0.95 * len(case["must_keep"])
+
+
+def test_names_level_keeps_one_row_typedefs():
+    """At the names level a one-row ``typedef`` is a definition's row like a function's name."""
+    src = "typedef unsigned long handle_t;\nint open_handle(handle_t *h,\n    int flags);\n" \
+          "typedef struct {\n  int a;\n} pair_t;\n"
+    names = _shown_at(src, "c", outline_lib.NAMES)
+    assert "typedef unsigned long handle_t;" in names and "  int a;" not in names
+    assert "    int flags);" not in names

@@ -161,6 +161,8 @@ class Outline:
         if self.level == NAMES and definition:
             name = def_name(self.core(node) or node)
             self.mark(name.start_point[0] if name is not None else first)
+        elif self.level == NAMES and top and node.type == "type_definition" and first == last:
+            self.mark(first)  # ``typedef gpg_error_t gcry_error_t;``: a type's name, one row
         elif self.level >= OUTLINE or definition or (top and self.level > NAMES):
             if node.type in self.lang.imports or last - first < (_DECL_ROWS if definition else 1):
                 self.mark(first, last)
@@ -321,7 +323,7 @@ def def_name(core: Node) -> Node | None:
 
 
 _LINKAGE_OPEN = re.compile(r'^\s*extern\s+"C(?:\+\+)?"\s*\{\s*(?://.*|/\*.*\*/)?$')
-_LONE_CLOSE = re.compile(r"^\s*\}\s*(?://.*|/\*.*\*/)?$")
+_LONE_CLOSE = re.compile(r"^\s*[{}]\s*(?://.*|/\*.*\*/)?$")  # a lone brace (``{`` too)
 _PREPROC_IF = re.compile(r"^\s*#\s*if")
 
 
@@ -329,8 +331,9 @@ def unwrap_linkage(text: str) -> str | None:
     """``text`` with the braces that only C++ sees blanked out, or ``None`` if there are none.
 
     Headers open ``extern "C" {`` under ``#ifdef __cplusplus`` and close it under another one at
-    the end (some after ``#if 0``): a parser that does not run the preprocessor sees a brace
-    closed in a different branch and fails on the whole file. Blanking those lines (spaces, so
+    the end (some after ``#if 0``, and some reopen a lone ``{`` under ``#if 0`` to keep an
+    editor's indentation happy, as gcrypt.h): a parser that does not run the preprocessor sees
+    a brace closed in a different branch and fails on the whole file. Blanking those lines (spaces, so
     every row and column stays put) leaves the declarations between them where they were.
     """
     lines, prev, changed = text.split("\n"), "", False

@@ -115,7 +115,8 @@ def code_case(cid: str, path: str, source: str, cwd: str | None = None) -> None:
 
 def code_cases(tmp: str) -> None:
     for rel in ("context/context.go", "io/fs/fs.go", "text/template/parse/node.go",
-                "encoding/json/decode.go", "go/token/token.go"):
+                "encoding/json/decode.go", "go/token/token.go", "go/constant/value.go",
+                "archive/tar/common.go", "cmd/compile/internal/ssa/gen/rulegen.go"):
         code_case("go-" + rel.split("/")[-2] + "-" + os.path.basename(rel)[:-3],
                   os.path.join(GO, rel), "Go standard library (Debian golang-go)", GO)
     for h in ("zlib.h", "sqlite3.h", "expat.h", "bzlib.h", "yaml.h", "gcrypt.h", "jpeglib.h"):

@@ -261,3 +261,19 @@ def test_names_level_keeps_one_row_typedefs():
     names = _shown_at(src, "c", outline_lib.NAMES)
     assert "typedef unsigned long handle_t;" in names and "  int a;" not in names
     assert "    int flags);" not in names
+
+
+def test_go_type_group_members_are_definitions():
+    """``type ( A interface {...}; B struct {...} )``: each spec is outlined on its own (the
+    group was one definition whose body was its first spec, so B vanished below the outline
+    level; rulegen.go: 62 -> 65 of 65 ctags heads)."""
+    src = ("package x\n\ntype (\n\t// A is a.\n\tA interface {\n\t\tFoo(x int) error\n\t}\n"
+           "\tB struct {\n\t\tx int\n\t}\n\tC = B\n)\n")
+    for level in (outline_lib.SIGNATURES, outline_lib.NAMES):
+        shown = _shown_at(src, "go", level)
+        assert "\tB struct {" in shown and "\tA interface {" in shown, level
+        assert "\t\tFoo(x int) error" in shown and "\t\tx int" not in shown, level
+        assert "\tC = B" in shown and "type (" in shown
+    case = fixture_case("unseen-go-gen-rulegen")
+    res = compress(case["stdout"], command=case["command"], exit_code=0)
+    assert [f for f in case["must_keep"] if f not in res.text] == []

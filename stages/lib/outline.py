@@ -83,6 +83,12 @@ class Outline:
             if closed_by_token(node, node) and _CLOSING.match(self.lines[end_row(node)].strip()):
                 self.mark(end_row(node))
             return
+        if node.type in lang.groups and any(c.type == "(" for c in node.children):
+            self.mark(node.start_point[0])  # `type (`, each spec outlined, then `)`
+            self.walk(node.named_children, depth)
+            if node.children[-1].type == ")":
+                self.mark(end_row(node))
+            return
         decl = self.declaration(node)
         if decl is not None:
             self.prototype(node, decl, doc)

@@ -93,6 +93,18 @@ KNOWN_LOSSES = {
                            "last ~1,200 are counted (`N more not named`), not named (issue 16 §5)",
 }
 """Own fixtures whose facts do not all fit yet: the loss must be declared by a counted marker."""
+UNSEEN_LEADS = {
+    # benchmarks/capture_docsdata_unseen.py: facts by independent rules; what is still lost is a
+    # lead (issue 16), held at its present count so that nothing gets worse unnoticed
+    "unseen-c-gcrypt": (268, "typedef struct rows over the names-level budget"),
+    "unseen-c-sqlite3": (399, "a 13,000-line header: typedefs under #ifdef past the names budget"),
+    "unseen-json-iso-3166-1": (22, "a key 86 of 249 items have counts as common, not anomalous"),
+    "unseen-json-iso-639-2": (38, "a key 184 of 487 items have counts as common, not anomalous"),
+    "unseen-man-less": (85, "-+ / --+ / -\"cc: options made only of punctuation (issue 16 §9)"),
+    "unseen-toml-rustup-channel": (14, "thousands of sibling [pkg.X.target.Y] tables: only "
+                                       "arrays of tables are sampled, so trim cuts them"),
+}
+"""New real fixtures with known losses: (facts that must stay kept, why the rest is not yet)."""
 _NOT_NAMED = re.compile(r"; (\d+) more not named\]$", re.M)
 
 
@@ -105,5 +117,8 @@ def test_own_fixtures_keep_every_fact(plans):
         if case["id"] in KNOWN_LOSSES:
             counted = sum(int(n) for n in _NOT_NAMED.findall(out))
             assert missing and len(missing) <= counted, case["id"]
+            continue
+        if case["id"] in UNSEEN_LEADS:
+            assert len(case["must_keep"]) - len(missing) >= UNSEEN_LEADS[case["id"]][0], case["id"]
             continue
         assert not missing, case["id"]

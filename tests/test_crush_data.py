@@ -29,6 +29,7 @@ class Ctx:
     def __init__(self, max_lines: int = 400, max_tokens: int = 4000) -> None:
         self.budget = {"max_lines": max_lines, "max_tokens": max_tokens}
         self.extras: dict = {}
+        self.handle = "h"
 
 
 def _run(case: dict):
@@ -160,11 +161,90 @@ def test_yaml_items_with_nulls_are_kept_and_lines_are_byte_exact():
 
 def test_toml_lock_head_lists_dropped_entries_by_name():
     """head -n 500 uv.lock: dropped [[package]] entries are counted and named in the summary
-    block; each dropped range is one ``…A-B`` line."""
+    block, with the source lines they held; no marker inside the document."""
     text = _run(fixture_case("data-toml-uv-lock-head")).text
     assert re.search(r"^\[thresher: \[\[package\]\]: \d+ entries, \d+ shown \(#0-#\d+.*; not shown "
-                     r"\(name\): ", text, re.M)
-    assert re.search("^\u2026\\d+-\\d+$", text, re.M)
+                     r"\(name\): .*\(lines \d+-\d+", text, re.M)
+    assert not re.search("^\\s*\u2026\\d+-\\d+$", text, re.M)
+
+
+def _document(text: str) -> tuple[list[str], str]:
+    """The summary lines above a crushed YAML/TOML view, and the document part below them."""
+    lines = text.splitlines()
+    head = 0
+    while head < len(lines) and lines[head].startswith("[thresher: "):
+        head += 1
+    body = [line for line in lines[head:] if not FOOTER_RE.match(line)]
+    return lines[:head], "\n".join(body)
+
+
+# crushed YAML and TOML views of real files (fixtures of three sources each)
+CRUSHED_YAML = ("data-yaml-cars-yq", "read-yaml-ansible-config-base", "read-yaml-ansible-changelog",
+                "read-yaml-ansible-file-tasks", "struct-yaml-kin-openapi-lxkns")
+CRUSHED_TOML = ("data-toml-uv-lock-head", "read-toml-clap-cargo", "struct-toml-web-sys-cargo")
+
+
+@pytest.mark.parametrize("cid", CRUSHED_YAML + CRUSHED_TOML)
+def test_crushed_yaml_and_toml_say_it_once_outside_the_data(cid):
+    """Issue 16 §12: a crushed YAML/TOML view is a summary block, then the kept source lines
+    only (in order, byte-exact, and they parse as the same format), then the footer; every
+    source line left out lies in a range the summary block names."""
+    import tomllib
+    import yaml
+    case = fixture_case(cid)
+    res = _run(case)
+    stages = {s["node"]: s["decision"] for s in res.as_dict()["trace"]["stages"]}
+    assert stages["crush"] == "applied", cid
+    summary, doc = _document(res.text)
+    assert summary and "read a range with: " in summary[0]
+    assert not any(elided(line) for line in doc.split("\n"))
+    if "yaml" in cid:
+        list(yaml.safe_load_all(doc))
+    else:
+        tomllib.loads(doc)
+    stage = crush_yaml if "yaml" in cid else crush_toml
+    p = initial_payload(case["stdout"].encode())
+    ctx = Ctx()
+    ctx.handle = "h"
+    out = stage.run(p, {"max_ratio": 0.5, "max_bytes": 1 << 24}, ctx)
+    assert out is not None
+    shown = [o for o in out.origin if o >= 0]
+    assert shown == sorted(shown)
+    first = out.origin.index(shown[0])  # no summary line once the document has begun
+    assert all(o < 0 for o in out.origin[:first]) and all(o >= 0 for o in out.origin[first:])
+    named = set()
+    for line in [ln for ln, o in zip(out.lines, out.origin) if o < 0][1:]:
+        m = re.search(r"\((?:lines?) ([\d, -]+?)(?: and \d+ more in lines (\d+)-(\d+))?\)\]$", line)
+        assert m, line
+        for part in m.group(1).split(", "):
+            a, _, b = part.partition("-")
+            named.update(range(int(a) - 1, int(b or a)))
+        if m.group(2):
+            named.update(range(int(m.group(2)) - 1, int(m.group(3))))
+    src = p.source
+    missing = [k for k in range(len(src)) if k not in set(shown) and k not in named and src[k].strip()]
+    assert not missing, missing[:5]
+
+
+def test_yaml_sample_that_would_not_parse_is_not_used():
+    """An anchor inside an item a sample would drop, its alias kept: that sample is not YAML, so
+    it is never shown; the same list without the alias is crushed, and an aliased node is
+    described once (at its anchor)."""
+    import yaml
+
+    def doc(anchor: str, alias: str) -> str:
+        items = "\n".join(f"- name: item{i}\n  value: {anchor if i == 150 else ''}{i}"
+                          for i in range(300))
+        return "base: &b\n" + "\n".join(f"  k{i}: {i}" for i in range(200)) + "\nitems:\n" \
+            + items + f"\nlast: *b\nagain: {alias}\n"
+
+    params = {"max_ratio": 1.0, "max_bytes": 1 << 22}
+    assert crush_yaml.run(initial_payload(doc("&v ", "*v").encode()), params, Ctx(60, 600)) is None
+    out = crush_yaml.run(initial_payload(doc("", "1").encode()), params, Ctx(60, 600))
+    assert out is not None
+    summary, body = _document("\n".join(out.lines))
+    list(yaml.safe_load_all(body))
+    assert sum(".base:" in s or ".last:" in s for s in summary) == 1
 
 
 def test_failing_jq_stream_is_not_crushed():

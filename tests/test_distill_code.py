@@ -208,3 +208,72 @@ def test_property_go_outline_names_every_top_level_func(path):
     kept = "\n".join(line for line, s in zip(lines, shown) if s)
     for m in re.finditer(r"(?m)^func (?:\([^)]*\) )?(\w+)", text):
         assert m.group(0) in kept, (path, m.group(1))
+
+
+def _shown_at(text: str, lang_name: str, level: int) -> list[str]:
+    lang = code_langs.load(lang_name)
+    assert lang is not None
+    lines = text.split("\n")
+    tree = outline_lib.parse(lang, text)
+    assert tree is not None
+    o = outline_lib.outline(lang, tree, lines, level)
+    return [line for line, s in zip(lines, o.shown) if s]
+
+
+def test_extern_c_block_is_the_top_level_and_typedef_names_stay():
+    """A header's ``extern "C" { ... }`` is no scope: its typedefs are the file's API at the
+    signatures level, and a ``typedef struct { ... } Name;`` keeps the row with its name
+    (expat.h: 79 -> 108 of 108 ctags definition heads)."""
+    case = fixture_case("unseen-c-expat")
+    shown = "\n".join(_shown_at(case["stdout"], "c", outline_lib.SIGNATURES))
+    for fact in ("typedef unsigned char XML_Bool", "} XML_Memory_Handling_Suite;",
+                 "typedef void(XMLCALL *XML_StartElementHandler)(void *userData,"):
+        assert fact in shown, fact
+    src = 'extern "C" {\ntypedef int handle_t;\ntypedef struct {\n  int a;\n  int b;\n} pair_t;\n' \
+          "int f(int x);\n}\n"
+    sig = _shown_at(src, "cpp", outline_lib.SIGNATURES)
+    assert "typedef int handle_t;" in sig and "} pair_t;" in sig and "  int a;" not in sig
+    res = compress(case["stdout"], command=case["command"], exit_code=0)
+    assert all(f in res.text for f in case["must_keep"])
+
+
+def test_lone_brace_under_if_0_does_not_fail_the_header():
+    """gcrypt.h reopens a lone ``{`` under ``#if 0`` before its closing ``extern "C"`` brace
+    (for an editor's indentation): blanked like the lone ``}``, the header parses and its
+    outline keeps its prototypes (69 -> 268 of 276 ctags heads)."""
+    case = fixture_case("unseen-c-gcrypt")
+    lang = code_langs.load("c")
+    assert lang is not None and outline_lib.parse(lang, case["stdout"]) is not None
+    src = '#ifdef __cplusplus\nextern "C" {\n#endif\nint f(int x);\n#if 0\n{\n#endif\n' \
+          "#ifdef __cplusplus\n}\n#endif\n"
+    masked = outline_lib.unwrap_linkage(src)
+    assert masked is not None and "{" not in masked and "}" not in masked
+    assert masked.count("\n") == src.count("\n")
+    res = compress(case["stdout"], command=case["command"], exit_code=0)
+    kept = [f for f in case["must_keep"] if f in res.text]
+    assert len(kept) >= 0.95 * len(case["must_keep"])
+
+
+def test_names_level_keeps_one_row_typedefs():
+    """At the names level a one-row ``typedef`` is a definition's row like a function's name."""
+    src = "typedef unsigned long handle_t;\nint open_handle(handle_t *h,\n    int flags);\n" \
+          "typedef struct {\n  int a;\n} pair_t;\n"
+    names = _shown_at(src, "c", outline_lib.NAMES)
+    assert "typedef unsigned long handle_t;" in names and "  int a;" not in names
+    assert "    int flags);" not in names
+
+
+def test_go_type_group_members_are_definitions():
+    """``type ( A interface {...}; B struct {...} )``: each spec is outlined on its own (the
+    group was one definition whose body was its first spec, so B vanished below the outline
+    level; rulegen.go: 62 -> 65 of 65 ctags heads)."""
+    src = ("package x\n\ntype (\n\t// A is a.\n\tA interface {\n\t\tFoo(x int) error\n\t}\n"
+           "\tB struct {\n\t\tx int\n\t}\n\tC = B\n)\n")
+    for level in (outline_lib.SIGNATURES, outline_lib.NAMES):
+        shown = _shown_at(src, "go", level)
+        assert "\tB struct {" in shown and "\tA interface {" in shown, level
+        assert "\t\tFoo(x int) error" in shown and "\t\tx int" not in shown, level
+        assert "\tC = B" in shown and "type (" in shown
+    case = fixture_case("unseen-go-gen-rulegen")
+    res = compress(case["stdout"], command=case["command"], exit_code=0)
+    assert [f for f in case["must_keep"] if f not in res.text] == []

@@ -1,7 +1,9 @@
 """crush-toml: a TOML document over budget, shortened by dropping whole line ranges.
 
-Kept lines are byte-exact (comments as written); each dropped range is one line with the exact
-count:
+Kept lines are byte-exact (comments as written), and only they make the document part of the
+view, so that it parses as TOML (checked with ``tomllib``; a level whose sample does not is not
+used). What was dropped is said once above the document, by table, with exact counts and source
+line ranges (``elide.assemble``):
 - arrays of tables (``[[package]]`` of a lock file, ``[[bin]]``): the first entries, the last,
   and *every anomalous entry* (``anomaly.py``: a missing or rare key, a differing source or
   status, an outlier), with a schema line (keys, kinds, counts, values); an entry's sub-tables
@@ -158,9 +160,9 @@ def _entries(lines, plan, doc, name: tuple, starts: list, ends: list, level, cac
                 if ident else ""
             if gone and len(gone) <= 600:
                 parts.append(f"not shown ({ident}): {gone}")
-        plan.note("; ".join(parts))
-    for a, b in elide.gaps(keep, n):
-        plan.drop(starts[a], ends[b])
+        held = plan.note("; ".join(parts))
+        for a, b in elide.gaps(keep, n):
+            plan.drop(starts[a], ends[b], held)
     for k in keep:
         _section(lines, plan, starts[k] + 1, ends[k], arrays, 10 ** 6, f"{label}#{k}")
 
@@ -227,10 +229,25 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
         return None
     levels = LEVELS if compressibility(text) <= params["max_ratio"] else LEVELS[:GENTLE]
     cache: dict = {}
-    for level in levels:
+    chosen = None
+    for k, level in enumerate(levels):
         view, origin = elide.assemble(payload, _plan(lines, headers, doc, level, cache), "TOML",
                                       ctx.handle)
-        if not over_budget(view, ctx.budget):
+        if (not over_budget(view, ctx.budget) or k == len(levels) - 1) \
+                and _parses(elide.shown_text(payload, origin)):
+            chosen = view, origin
             break
-    out = payload.with_view(view, origin)
+    if chosen is None:
+        return None
+    out = payload.with_view(*chosen)
     return out if estimate(out.text()) < payload.tokens() else None
+
+
+def _parses(text: str) -> bool:
+    """True when the shown part of a view is TOML still."""
+    import tomllib
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return True

@@ -1,7 +1,9 @@
 """crush-yaml: a YAML document over budget, shortened by dropping whole line ranges.
 
-Kept lines are byte-exact source lines (comments and quoting as written); each dropped range is
-one line with the exact count, at the indentation of what it replaces:
+Kept lines are byte-exact source lines (comments and quoting as written), and only they make the
+document part of the view, so that it parses as YAML (checked; a level whose sample does not parse,
+say an anchor left out while an alias is kept, is not used). What was dropped is said once above
+the document, by path, with exact counts and source line ranges (``elide.assemble``):
 - long block sequences: the first items, the last, and *every anomalous item* (``anomaly.py``:
   an item missing a key the others have, a rare key, a status that differs, an outlier), with a
   schema line for a sequence of mappings (keys, kinds, counts, values);
@@ -90,10 +92,15 @@ class Walker:
         self.depth, self.items, self.keys, self.block, self.anomalies = level
         self.cache = cache
         self.plan = elide.Plan()
+        self.seen: set[int] = set()
 
     def node(self, node, depth: int, path: str = ".") -> None:
-        """Plan ``node`` (at ``path``) and, recursively, the members it keeps."""
+        """Plan ``node`` (at ``path``) and, recursively, the members it keeps; a node met again
+        through an alias (``*b``) was planned at its anchor."""
         import yaml
+        if id(node) in self.seen:
+            return
+        self.seen.add(id(node))
         if isinstance(node, yaml.SequenceNode) and not node.flow_style:
             self.sequence(node, depth, path)
         elif isinstance(node, yaml.MappingNode) and not node.flow_style:
@@ -164,9 +171,9 @@ class Walker:
                 listed = ", ".join(rows[i][ident].text for i in gone) if ident else ""
                 if listed and len(listed) <= 400:
                     parts.append(f"not shown ({ident}): {listed}")
-            self.plan.note("; ".join(parts))
-        for a, b in elide.gaps(keep, n):
-            self.plan.drop(starts[a], ends[b])
+            held = self.plan.note("; ".join(parts))
+            for a, b in elide.gaps(keep, n):
+                self.plan.drop(starts[a], ends[b], held)
         for i in keep:
             self.member(items[i], starts[i], ends[i], depth + 1, f"{path}[{i}]")
 
@@ -183,9 +190,9 @@ class Walker:
         ends = starts[1:] + [self.content_end(starts[-1], _end(last_v, last_k.start_mark.column))]
         if len(keep) < n:
             gone = [pairs[i][0].value for i in range(n) if i not in set(keep)]
-            self.plan.note(f"{path}: {n} keys, {len(keep)} shown; not shown: {_names(gone, 400)}")
-        for a, b in elide.gaps(keep, n):
-            self.plan.drop(starts[a], ends[b])
+            held = self.plan.note(f"{path}: {n} keys, {len(keep)} shown; not shown: {_names(gone, 400)}")
+            for a, b in elide.gaps(keep, n):
+                self.plan.drop(starts[a], ends[b], held)
         for i in keep:
             self.member(pairs[i][1], starts[i], ends[i], depth + 1, _key(path, pairs[i][0].value))
 
@@ -218,12 +225,28 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     lines = list(payload.source)
     levels = LEVELS if compressibility(text) <= params["max_ratio"] else LEVELS[:GENTLE]
     cache: dict = {}
-    for level in levels:
+    chosen = None
+    for k, level in enumerate(levels):
         walker = Walker(lines, level, cache)
         for doc in docs:
             walker.node(doc, 0)
         view, origin = elide.assemble(payload, walker.plan, "YAML", ctx.handle)
-        if not over_budget(view, ctx.budget):
+        if (not over_budget(view, ctx.budget) or k == len(levels) - 1) \
+                and _parses(elide.shown_text(payload, origin), loader):
+            chosen = view, origin
             break
-    out = payload.with_view(view, origin)
+    if chosen is None:
+        return None
+    out = payload.with_view(*chosen)
     return out if estimate(out.text()) < payload.tokens() else None
+
+
+def _parses(text: str, loader) -> bool:
+    """True when the shown part of a view is YAML still (aliases need their anchors)."""
+    import yaml
+    try:
+        for _ in yaml.compose_all(text, Loader=loader):
+            pass
+    except yaml.YAMLError:
+        return False
+    return True

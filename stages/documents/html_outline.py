@@ -105,9 +105,12 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
         heads[row] = True
     max_lines = int(ctx.budget["max_lines"] * 0.9)
     view = None
-    for signatures in (True, False):
-        shown = anchor_rows(doc, heads, max_lines, signatures)
-        if mode != "outline":
+    # anchors with their signature rows, anchors alone, then the headings alone: a page whose
+    # anchor rows are long (a whole <pre> of declarations on one row) still keeps every heading
+    # instead of leaving the cut to trim's head and tail
+    for signatures in (True, False, None):
+        shown = heads if signatures is None else anchor_rows(doc, heads, max_lines, signatures)
+        if mode != "outline" and signatures is not None:
             shown = fill(payload, doc, shown, full, params, ctx, max_lines)
         view = as_markdown(doc, elide(payload, shown, ctx.handle, what="html outline"))
         if view is None or _fits(view, ctx.budget):

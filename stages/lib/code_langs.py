@@ -54,7 +54,10 @@ SPECS: dict[str, tuple[str, str, dict]] = {
     # an interface's method set (and embedded interfaces / type sets) is its API, like a C
     # prototype: every member row stays at the signatures level, where a struct's fields go
     "go": ("tree_sitter_go", "language", dict(
-        functions=("function_declaration", "method_declaration"), types=("type_declaration",),
+        functions=("function_declaration", "method_declaration"),
+        # a `type ( A struct {...}; B interface {...} )` group: each spec is a definition of
+        # its own (``groups``: walked member by member between its `type (` and `)` rows)
+        types=("type_declaration", "type_spec", "type_alias"), groups=("type_declaration",),
         bodies=("field_declaration_list", "interface_type"), api_bodies=("interface_type",),
         declarations=("method_elem", "method_spec", "type_elem"),
         signatures=("method_elem", "method_spec", "type_elem"),
@@ -138,7 +141,7 @@ class Lang:
 
     __slots__ = ("name", "language", "functions", "containers", "types", "bodies", "transparent",
                  "imports", "comments", "docstrings", "declarations", "signatures", "preprocessor",
-                 "api_bodies")
+                 "api_bodies", "groups")
 
     def __init__(self, name: str, language: Language, spec: dict) -> None:
         def known(key: str) -> frozenset:
@@ -151,7 +154,7 @@ class Lang:
         self.imports, self.comments = known("imports"), known("comments")
         self.docstrings = bool(spec.get("docstrings"))
         self.declarations, self.signatures = known("declarations"), known("signatures")
-        self.api_bodies = known("api_bodies")
+        self.api_bodies, self.groups = known("api_bodies"), known("groups")
         self.preprocessor = bool(spec.get("preprocessor"))
 
 

@@ -5,7 +5,7 @@ Two callers, one notation. The code outline, markdown/HTML outlines and prose ex
 line-preserving crushers (YAML, TOML) decide which ranges to drop, with notes, and
 :func:`assemble` does the same for them.
 
-Each gap becomes one elision line, ``{indent}…A-B`` for source lines A..B (format and rationale in
+In :func:`elide`'s views each gap becomes one elision line, ``{indent}…A-B`` for source lines A..B (format and rationale in
 ``thresher.dataflow.markers``, the one place that writes and parses it), indented like the first line
 it stands for so the nesting stays visible. Route still writes the one footer, counting every
 elided line as omitted; a last declared summary line spells the notation out and names the command
@@ -13,14 +13,14 @@ that reads the largest gap.
 A gap is shown instead of elided when the elision line would cost at least as many tokens, and a
 gap of blank lines only is always shown (cheaper than any marker).
 
-A crusher decides which line ranges of the source to drop, each with a note on what they held
+A crusher decides which line ranges of the source to drop, each held by a note on what it held
 (``.paths: 40 keys, 12 shown; not shown: …``), and :func:`assemble` turns that into a view whose
-kept lines are byte-exact source lines: the notes first, as one declared summary block outside
-the document; in the document each dropped range is one elision line ``{indent}…A-B`` (source
-lines A-B, the project's compact marker: ``thresher.dataflow.markers``), indented like what it
-replaces; a last summary line spells the notation out and names the command that reads the
-largest range. The engine's emission rule (Route) writes the one footer. Ranges that would drop a critical line of a failing
-command are skipped, so INV-6 holds by construction.
+document part is the kept source lines only, byte-exact, so that it stays a valid document (the
+crushers check that it parses): what was left out is said once, above the document, one declared
+summary line per path with the source lines it left out, after a lead line that names the
+command reading a range (issue 16 §12: no marker inside the data, as in crushed JSON). The
+engine's emission rule (Route) writes the one footer. Ranges that would drop a critical line of a
+failing command are skipped, so INV-6 holds by construction.
 """
 
 from __future__ import annotations
@@ -187,67 +187,91 @@ def elide(payload: Payload, shown: list[bool], handle: str, first_number: int = 
     return payload.with_view(view, origin)
 
 
-LEAD = "[thresher: {what} shortened; kept lines are the input's own, each \u2026A-B line stands for source lines A-B; by path:]"
+LEAD = ("[thresher: a {what} sample (it parses): kept lines are the input's own, members left out "
+        "are named below by path with their source lines; read a range with: {cmd}]")
 
 
 MAX_NOTES = 40  # summary lines at most; the rest are counted in one
+MAX_RANGES = 8  # source ranges named per summary line; the rest are counted, within their span
 
 
 class Plan:
-    """Drops ``(start, end)`` (end exclusive, disjoint) and the notes of the summary block."""
+    """Drops ``(start, end, note)`` (end exclusive, disjoint) and the notes of the summary block;
+    each drop belongs to one note (the path whose members it held)."""
 
     __slots__ = ("drops", "notes")
 
     def __init__(self) -> None:
-        self.drops: list[tuple[int, int]] = []
+        self.drops: list[tuple[int, int, int]] = []
         self.notes: list[str] = []
 
-    def drop(self, start: int, end: int, note: str = "") -> None:
-        """Drop source lines ``start..end-1`` (one elision line in their place), noting ``note``."""
+    def drop(self, start: int, end: int, note: "str | int") -> None:
+        """Drop source lines ``start..end-1``, held by ``note`` (its text, or an index from
+        :meth:`note`)."""
         if end > start:
-            self.drops.append((start, end))
-            if note:
-                self.notes.append(note)
+            self.drops.append((start, end, self.note(note) if isinstance(note, str) else note))
 
-    def note(self, text: str) -> None:
-        """A summary line (a path's schema, counts) for the block above the document."""
+    def note(self, text: str) -> int:
+        """A summary line (a path's schema, counts) for the block above the document; its index."""
         self.notes.append(text)
+        return len(self.notes) - 1
+
+
+def _lines(ranges: list[tuple[int, int]]) -> str:
+    """``lines 12-13, 40`` (1-based, inclusive) for source ranges ``(start, end)`` end exclusive."""
+    ranges = sorted(ranges)
+    parts = [f"{a + 1}-{b}" if b - a > 1 else f"{b}" for a, b in ranges[:MAX_RANGES]]
+    rest = ranges[MAX_RANGES:]
+    return ("line " if len(ranges) == 1 and "-" not in parts[0] else "lines ") + ", ".join(parts) \
+        + (f" and {len(rest)} more in lines {rest[0][0] + 1}-{rest[-1][1]}" if rest else "")
 
 
 def assemble(payload: Payload, plan: Plan, what: str, handle: str) -> tuple[list[str], list[int]]:
-    """The view of ``payload.source`` under ``plan`` (``what``: ``"YAML"``, ``"TOML"``)."""
+    """The view of ``payload.source`` under ``plan`` (``what``: ``"YAML"``, ``"TOML"``).
+
+    The kept lines only, byte-exact and in order, so that the shown part is a document of its
+    own (a dropped sequence item, mapping key or table leaves valid YAML/TOML behind; the caller
+    checks that it parses). What was left out is said once, above the document: a lead line
+    with the command that reads a range, then one line per path with its source line ranges
+    (INV-4: no marker inside the data; Route writes the one footer)."""
     src, tiers = payload.source, payload.tiers
-    starts = {}
-    for start, end in plan.drops:
+    starts: dict[int, int] = {}
+    owned: dict[int, list[tuple[int, int]]] = {}
+    for start, end, note in plan.drops:
         if payload.failed and any(tiers[i] == CRITICAL for i in range(start, end)):
             continue
         starts[start] = end
+        owned.setdefault(note, []).append((start, end))
     if not starts:
         return list(src), list(range(len(src)))
-    notes = list(dict.fromkeys(plan.notes))
+    merged: dict[str, list[tuple[int, int]]] = {}
+    for idx, ranges in owned.items():
+        merged.setdefault(plan.notes[idx], []).extend(ranges)
+    notes = [f"[thresher: {text} ({_lines(ranges)})]"
+             for text, ranges in sorted(merged.items(), key=lambda kv: min(kv[1]))]
     if len(notes) > MAX_NOTES:
-        notes = notes[:MAX_NOTES - 1] + [f"{len(notes) - MAX_NOTES + 1} more paths with members "
-                                         "left out (each at its \u2026A-B line)"]
-    view = [LEAD.format(what=what)] + [f"[thresher: {n}]" for n in notes]
-    origin, i = [SYNTHETIC] * len(view), 0
+        rest = sorted(r for _, ranges in sorted(merged.items(), key=lambda kv: min(kv[1]))[MAX_NOTES - 1:]
+                      for r in ranges)
+        notes = notes[:MAX_NOTES - 1] + [f"[thresher: {len(notes) - MAX_NOTES + 1} more paths with "
+                                         f"members left out ({_lines(rest)})]"]
+    a, b = max(starts.items(), key=lambda kv: (kv[1] - kv[0], -kv[0]))
+    view = [LEAD.format(what=what, cmd=follow_up(payload.command, handle, a + 1, b))] + notes
+    origin = [SYNTHETIC] * len(view)
+    i = 0
     while i < len(src):
         if i in starts:
-            end = starts[i]
-            first = next((k for k in range(i, end) if src[k].strip()), i)
-            view.append(elision(indent_of(src[first]), i + 1, end))
-            origin.append(SYNTHETIC)
-            i = end
+            i = starts[i]
             continue
         view.append(src[i])
         origin.append(i)
         i += 1
-    a, b = max(starts.items(), key=lambda kv: (kv[1] - kv[0], -kv[0]))
-    gone = sum(e - s for s, e in starts.items())
-    view.append(f"[thresher: {what} of {len(src)} lines, {gone} left out in {len(starts)} "
-                f"range{'s' if len(starts) > 1 else ''} · read one with: "
-                f"{follow_up(payload.command, handle, a + 1, b)}]")
-    origin.append(SYNTHETIC)
     return view, origin
+
+
+def shown_text(payload: Payload, origin: list[int]) -> str:
+    """The document part of an assembled view: its source lines, summary lines left out."""
+    src = payload.source
+    return "\n".join(src[o] for o in origin if o >= 0)
 
 
 def sample(n: int, shown: int, found: dict, cap: int) -> list[int]:

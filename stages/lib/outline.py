@@ -25,6 +25,8 @@ OUTLINE, SIGNATURES, NAMES = 2, 1, 0
 _CLOSING = re.compile(r"^(?:[)\]}][)\]};,]*|\}\s*[\w\s,*]+;|end|fi|done|esac|#\s*endif\b.*)"
                       r"(?:\s*(?://|#|/\*|--).*)?$")
 _CLOSERS = frozenset(("}", "end", "#endif", "};"))
+_NO_SCOPE = frozenset(("linkage_specification",))
+_TYPEDEF_TAIL = re.compile(r"^\}\s*[\w\s,*]*\w[\w\s,*]*;")
 _DOC_TEXT = re.compile(r"[A-Za-z0-9]")
 _MAX_ERROR_SHARE = 0.1
 _DECL_ROWS = 24
@@ -81,6 +83,12 @@ class Outline:
             if closed_by_token(node, node) and _CLOSING.match(self.lines[end_row(node)].strip()):
                 self.mark(end_row(node))
             return
+        if node.type in lang.groups and any(c.type == "(" for c in node.children):
+            self.mark(node.start_point[0])  # `type (`, each spec outlined, then `)`
+            self.walk(node.named_children, depth)
+            if node.children[-1].type == ")":
+                self.mark(end_row(node))
+            return
         decl = self.declaration(node)
         if decl is not None:
             self.prototype(node, decl, doc)
@@ -109,12 +117,17 @@ class Outline:
             return
         if self.level > NAMES:
             self.mark(node.start_point[0], header)
+            last = end_row(node)
+            if not member and node is not core and core.type in lang.types and last > header \
+                    and _TYPEDEF_TAIL.match(self.lines[last].strip()):
+                self.mark(last)  # ``} XML_Memory_Handling_Suite;``: the name a typedef gives
         else:
             self.mark(name.start_point[0] if name is not None else core.start_point[0])
         if lang.docstrings and self.level >= OUTLINE:
             self.docstring(body)
         if member:
-            self.walk(body.named_children, depth + 1)
+            # ``extern "C" { ... }`` is no scope: what it holds is the file's top level (API)
+            self.walk(body.named_children, depth if core.type in _NO_SCOPE else depth + 1)
             last = end_row(node)  # a container's closing row shows where its members end
             if last > header and closed_by_token(core, body) \
                     and _CLOSING.match(self.lines[last].strip()):
@@ -154,6 +167,8 @@ class Outline:
         if self.level == NAMES and definition:
             name = def_name(self.core(node) or node)
             self.mark(name.start_point[0] if name is not None else first)
+        elif self.level == NAMES and top and node.type == "type_definition" and first == last:
+            self.mark(first)  # ``typedef gpg_error_t gcry_error_t;``: a type's name, one row
         elif self.level >= OUTLINE or definition or (top and self.level > NAMES):
             if node.type in self.lang.imports or last - first < (_DECL_ROWS if definition else 1):
                 self.mark(first, last)
@@ -314,7 +329,7 @@ def def_name(core: Node) -> Node | None:
 
 
 _LINKAGE_OPEN = re.compile(r'^\s*extern\s+"C(?:\+\+)?"\s*\{\s*(?://.*|/\*.*\*/)?$')
-_LONE_CLOSE = re.compile(r"^\s*\}\s*(?://.*|/\*.*\*/)?$")
+_LONE_CLOSE = re.compile(r"^\s*[{}]\s*(?://.*|/\*.*\*/)?$")  # a lone brace (``{`` too)
 _PREPROC_IF = re.compile(r"^\s*#\s*if")
 
 
@@ -322,8 +337,9 @@ def unwrap_linkage(text: str) -> str | None:
     """``text`` with the braces that only C++ sees blanked out, or ``None`` if there are none.
 
     Headers open ``extern "C" {`` under ``#ifdef __cplusplus`` and close it under another one at
-    the end (some after ``#if 0``): a parser that does not run the preprocessor sees a brace
-    closed in a different branch and fails on the whole file. Blanking those lines (spaces, so
+    the end (some after ``#if 0``, and some reopen a lone ``{`` under ``#if 0`` to keep an
+    editor's indentation happy, as gcrypt.h): a parser that does not run the preprocessor sees
+    a brace closed in a different branch and fails on the whole file. Blanking those lines (spaces, so
     every row and column stays put) leaves the declarations between them where they were.
     """
     lines, prev, changed = text.split("\n"), "", False

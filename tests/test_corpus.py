@@ -100,7 +100,8 @@ UNSEEN_LEADS = {
     "unseen-c-sqlite3": (399, "a 13,000-line header: typedefs under #ifdef past the names budget"),
     "unseen-json-iso-3166-1": (22, "a key 86 of 249 items have counts as common, not anomalous"),
     "unseen-json-iso-639-2": (38, "a key 184 of 487 items have counts as common, not anomalous"),
-    "unseen-man-less": (85, "-+ / --+ / -\"cc: options made only of punctuation (issue 16 §9)"),
+    "unseen-man-less": (87, "-Pm, -PM, -x9,17…: options named at the start of description "
+                            "sentences under -P/-x, not option lines of their own"),
     "unseen-toml-rustup-channel": (14, "thousands of sibling [pkg.X.target.Y] tables: only "
                                        "arrays of tables are sampled, so trim cuts them"),
 }

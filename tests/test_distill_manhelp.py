@@ -71,3 +71,14 @@ def test_man_graph_marks_the_same_option_shape_critical():
     ("cat help", "file.default"), ("ls help", "listing.default")])
 def test_help_commands_use_the_man_graph(cmd, graph):
     assert compress(b"x\n", command=cmd, trace=True).graph_id == graph
+
+
+def test_options_made_of_punctuation_after_the_dash_keep_their_lines():
+    """less(1)'s `-+`, `--+` and `-"cc` option lines (a real `man -P cat less`) survive a long
+    page's extract, like `-#` and `-?` do."""
+    case = fixture_case("unseen-man-less")
+    res = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"])
+    assert res.emission.decision == "compressed"
+    out = res.output.decode().splitlines()
+    heads = [s for s in case["stdout"].splitlines() if re.match(r'^ {7}(?:-\+ |--\+ |-"cc )', s)]
+    assert len(heads) == 3 and all(h in out for h in heads)

@@ -32,10 +32,11 @@ if TYPE_CHECKING:
 # `[a-z']+` rescanned the rest of it (quadratic: seconds on one 8,000-letter line).
 _SENTENCE = re.compile(r"(?<![A-Za-z'])[A-Za-z][a-z']+(?:[ ,;:]+[A-Za-z(][\w'()-]*){3,}")
 # A definition term: an option (`-a, --all`, `--block-size=SIZE`, `-#`, `-?`, `-:`, `--http1.1`,
+# less's `-+`, `--+` and `-"cc`,
 # `+N`; flush left too, as `python3 --help` prints them), one made only of punctuation (`--` and
 # `-` alone, followed by a column gap, a comma or nothing: a `- item` list line is not one), or an
 # indented environment-variable name. `[ \t]`, not `\s`: a term never spans lines.
-OPTION = (r"^[ \t]{0,12}(?:--?|\+)(?:[\w?@#:!%^*./~][^\s,=\[]*(?:[ ,=\[]|$)|(?:,|[ \t]{2,}|$))"
+OPTION = (r'^[ \t]{0,12}(?:--?|\+)(?:[\w?@#:!%^*./~+"][^\s,=\[]*(?:[ ,=\[]|$)|(?:,|[ \t]{2,}|$))'
           # nested deeper (a shell builtin's options under its entry): the option alone, with one
           # argument word, or before a column gap -- not a description line that starts with one
           r"|^[ \t]{13,16}--?[\w?@#][\w-]*(?:[ \t]{2,}\S| [\w<>\[\]=.-]+$|$)")

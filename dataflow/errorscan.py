@@ -175,7 +175,7 @@ def _mark_each(found: bytearray, base: int, lines: Sequence[str], word: str, at_
     starting with it), one C pass, OR-ed into ``found`` as one big integer."""
     m = len(lines)
     test = str.startswith if at_start else contains
-    hit = bytes(map(test, lines, repeat(word)))  # type: ignore[call-overload]
+    hit = bytes(map(test, lines, repeat(word)))
     seg = int.from_bytes(found[base:base + m], "little") | int.from_bytes(hit, "little")
     found[base:base + m] = seg.to_bytes(m, "little")
 

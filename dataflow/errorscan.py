@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
 from _bisect import bisect_right  # (bisect's C core: the module only re-exports it)
-from itertools import accumulate
+from itertools import accumulate, compress, repeat
+from operator import contains
 
 from .payload import CRITICAL, Payload
 
@@ -85,11 +86,9 @@ def candidates(lines: "tuple[str, ...] | list[str]", words: "tuple[str, ...]",
 
 
 def ones(mask: bytearray) -> Iterator[int]:
-    """The indices of the non-zero bytes of ``mask``, in order (``bytearray.find`` jumps)."""
-    i = mask.find(1)
-    while i >= 0:
-        yield i
-        i = mask.find(1, i + 1)
+    """The indices of the non-zero bytes of ``mask``, in order (``itertools.compress`` walks the
+    mask in C: a ``bytearray.find`` per hit cost ~1 s on 300k hits)."""
+    return compress(range(len(mask)), mask)
 
 
 def candidate_mask(lines: "tuple[str, ...] | list[str]", words: "tuple[str, ...]",
@@ -112,8 +111,11 @@ def candidate_masks(lines: "tuple[str, ...] | list[str]",
         part = lines[base:base + _CHUNK_LINES]
         text = "\n".join(part)
         starts = _starts(part)
+        # the per-line test of a dense word needs the chunk's lines to be the text's "\n" pieces
+        whole = text.count("\n") == len(part) - 1
         low = text.lower() if folds else ""
         low_starts: list[int] | None = starts
+        low_lines: list[str] | None = None
         if folds and not low.isascii():  # lower-casing may change a line's length (U+0130)
             low_lines = low.split("\n")
             low_starts = None if len(low_lines) != len(part) else _starts(low_lines)
@@ -124,12 +126,16 @@ def candidate_masks(lines: "tuple[str, ...] | list[str]",
             if firsts:   # a line starting with one of them: the text's start, or after a newline
                 if text[:1] and text[:1] in firsts:
                     found[base] = 1
-                _mark(text, starts, ["\n" + c for c in firsts], found, base, 1)
+                _mark(text, starts, ["\n" + c for c in firsts], found, base, 1,
+                      part if whole else None)
             hay, at = (low, low_starts) if fold else (text, starts)
             if at is None:
                 masks[k] = None
                 continue
-            _mark(hay, at, words, found, base)
+            each = part if not fold else low_lines
+            if fold and each is None and whole:
+                each = low_lines = low.split("\n")
+            _mark(hay, at, words, found, base, 0, each if whole else None)
     return masks
 
 
@@ -138,18 +144,40 @@ def _starts(lines: Sequence[str]) -> list[int]:
     return list(accumulate(map((1).__add__, map(len, lines)), initial=0))
 
 
+_DENSE = 8
+"""A word found on more than one line in this many of a chunk is tested line by line (in C,
+``map``) instead of one ``find`` and ``bisect`` per hit: ~6x cheaper per line for dense words."""
+
+
 def _mark(hay: str, starts: list[int], words: Iterable[str], found: bytearray, base: int,
-          skip: int = 0) -> None:
+          skip: int = 0, lines: Sequence[str] | None = None) -> None:
     """Set ``found[base + k]`` for each line ``k`` of ``hay`` (line ``k`` starts at ``starts[k]``;
     ``starts`` ends with the text's length + 1) that holds one of ``words`` — ``skip`` characters
-    after a word's start (a word that begins with the newline before the line)."""
+    after a word's start (a word that begins with the newline before the line). ``lines``: the
+    ``"\\n"`` pieces of ``hay`` (``None``: not known), for the per-line test of a dense word."""
     n = len(starts) - 1
+    dense = n // _DENSE if lines is not None and len(lines) == n else n + 1
     for word in words:
         i = hay.find(word)
+        hits = 0
         while i >= 0:
             k = bisect_right(starts, i + skip) - 1
             found[base + k] = 1
+            hits += 1
+            if hits > dense and "\n" not in word[skip:]:
+                _mark_each(found, base, lines, word[skip:], skip)  # type: ignore[arg-type]
+                break
             i = hay.find(word, starts[k + 1] - skip) if k + 1 < n else -1
+
+
+def _mark_each(found: bytearray, base: int, lines: Sequence[str], word: str, at_start: int) -> None:
+    """Set ``found[base + k]`` for every line ``k`` of ``lines`` holding ``word`` (``at_start``:
+    starting with it), one C pass, OR-ed into ``found`` as one big integer."""
+    m = len(lines)
+    test = str.startswith if at_start else contains
+    hit = bytes(map(test, lines, repeat(word)))
+    seg = int.from_bytes(found[base:base + m], "little") | int.from_bytes(hit, "little")
+    found[base:base + m] = seg.to_bytes(m, "little")
 
 
 def error_candidates(lines: "tuple[str, ...] | list[str]") -> "bytearray | None":

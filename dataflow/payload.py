@@ -13,7 +13,7 @@ Plain ``__slots__`` classes rather than dataclasses: this module is on the hot p
 
 from __future__ import annotations
 
-from .tokens import estimate, estimate_utf8
+from .tokens import estimate_joined, estimate_utf8
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
@@ -130,14 +130,14 @@ class Payload:
         """Estimated tokens of :meth:`text`, computed once per payload (payloads are immutable):
         the executor's per-stage and guardrail checks ask for it several times per view."""
         if self._tokens < 0:
-            self._tokens = estimate(self.text())
+            self._tokens = estimate_joined(self.lines, "\n" if self.trailing_newline and self.lines else "")
         return self._tokens
 
     def source_tokens(self) -> int:
         """Estimated tokens of the whole source (its lines joined), computed once per source."""
         n = self._memo.get("source_tokens")
         if n is None:
-            n = self._memo["source_tokens"] = estimate("\n".join(self.source))
+            n = self._memo["source_tokens"] = estimate_joined(self.source)
         return n
 
     def raw_tokens(self) -> int:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 import zlib
+from itertools import compress, islice
+from operator import eq
 
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC
 from thresher.dataflow.tokens import estimate
@@ -61,20 +63,30 @@ def collapse_runs(lines: list[str], min_run: int = 3, blank: bool = False,
                   frozen: "set[int] | None" = None) -> list[tuple[str, int]] | None:
     """``(line, index-or-SYNTHETIC)`` pairs with runs of ``min_run``+ identical lines folded
     (only empty lines when ``blank``, only non-empty ones otherwise); ``None`` if nothing folds.
-    Lines whose index is in ``frozen`` are never folded away."""
-    out, i, n, folded = [], 0, len(lines), False
-    while i < n:
-        j = i + 1
-        while j < n and lines[j] == lines[i] and not (frozen and j in frozen):
-            j += 1
-        out.append((lines[i], i))
-        if j - i >= min_run and (lines[i] == "") == blank:
-            out.append(((BLANK_LINE if blank else RUN_LINE).format(n=j - i - 1), SYNTHETIC))
-            folded = True
-        else:
-            out.extend((lines[k], k) for k in range(i + 1, j))
-        i = j
-    return out if folded else None
+    Lines whose index is in ``frozen`` are never folded away (each starts a run of its own).
+
+    The runs are found in C: one byte per pair of neighbours (1: equal), a frozen line's byte
+    cleared, and a regex over those bytes for the runs long enough; Python touches only them."""
+    n = len(lines)
+    if min_run < 2:
+        raise ValueError("min_run must be at least 2")
+    same = bytearray(map(eq, lines, islice(lines, 1, None)))  # same[k]: line k+1 repeats line k
+    for j in frozen or ():
+        if 1 <= j < n:
+            same[j - 1] = 0
+    out: list[tuple[str, int]] = []
+    pos = 0
+    for m in re.finditer(b"\x01{%d,}" % (min_run - 1), same):
+        i, j = m.start(), m.end() + 1     # lines i .. j-1 are one run
+        if (lines[i] == "") != blank:
+            continue
+        out.extend(zip(lines[pos:i + 1], range(pos, i + 1)))
+        out.append(((BLANK_LINE if blank else RUN_LINE).format(n=j - i - 1), SYNTHETIC))
+        pos = j
+    if not out:
+        return None
+    out.extend(zip(lines[pos:], range(pos, n)))
+    return out
 
 
 def expand_runs(lines: list[str]) -> list[str]:
@@ -181,8 +193,10 @@ def _json_view(payload, params, ctx):
 def _text_view(payload, params):
     """The view with runs of identical lines (and of blank lines) folded, or ``None``."""
     lines, origin = list(payload.lines), list(payload.origin)
-    frozen = {i for i, o in enumerate(origin)
-              if o < 0 or (payload.failed and payload.tiers[o] == CRITICAL)}
+    tiers = payload.tiers
+    frozen = set(compress(range(len(origin)), map((0).__gt__, origin)))   # summary lines
+    if payload.failed:
+        frozen.update(i for i, o in enumerate(origin) if o >= 0 and tiers[o] == CRITICAL)
     pairs = None
     for blank, min_run in ((False, params["min_run"]), (True, params["min_blank_run"])):
         step = collapse_runs(lines, min_run, blank, frozen)

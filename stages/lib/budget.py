@@ -12,7 +12,8 @@ gives a water-fill (every file keeps its first matches before any file keeps man
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_not, not_
 
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC, Out
 from thresher.dataflow.tokens import estimate
@@ -100,7 +101,7 @@ def fits(payload: Payload, ctx: Context) -> bool:
 def over_budget_costs(payload: Payload, ctx: Context) -> LineCosts | None:
     """Per-line costs of an original view that exceeds the budget; ``None`` when there is nothing
     to do (an earlier stage already summarised it, it is empty, or it fits)."""
-    if any(o < 0 for o in payload.origin) or not payload.lines or fits(payload, ctx):
+    if min(payload.origin, default=0) < 0 or not payload.lines or fits(payload, ctx):
         return None
     return line_costs(payload.lines)
 
@@ -113,14 +114,29 @@ def critical_lines(payload: Payload) -> set[int]:
     return {i for i, o in enumerate(payload.origin) if o >= 0 and tiers[o] == CRITICAL}
 
 
-def _price_groups(units: list[Unit]) -> dict[int, Group]:
-    """Every group of ``units`` with its size and the cost of its summary (all members dropped)."""
+_GROUP = attrgetter("group")
+
+
+def _grouped(units: list[Unit]) -> tuple[dict[int, Group], dict[int, list[Unit]]]:
+    """The groups of ``units`` by ``id`` in order of first appearance, and each one's units."""
     groups: dict[int, Group] = {}
     members: dict[int, list[Unit]] = {}
+    of = list(map(_GROUP, units))
+    distinct = [g for g in dict.fromkeys(of) if g is not None]
+    if len(distinct) == 1:   # the common case (one summary for a whole listing): no Python loop
+        groups[id(distinct[0])] = distinct[0]
+        members[id(distinct[0])] = list(compress(units, map(is_not, of, repeat(None))))
+        return groups, members
     for u in units:
         if u.group is not None:
             groups[id(u.group)] = u.group
             members.setdefault(id(u.group), []).append(u)
+    return groups, members
+
+
+def _price_groups(units: list[Unit]) -> dict[int, Group]:
+    """Every group of ``units`` with its size and the cost of its summary (all members dropped)."""
+    groups, members = _grouped(units)
     for gid, g in groups.items():
         g.size = len(members[gid])
         text = g.render(members[gid])
@@ -136,6 +152,9 @@ def floor(costs: list[int] | LineCosts, mandatory: set[int], units: list[Unit],
             len(mandatory) + sum(1 for g in groups.values() if g.cost))
 
 
+_LINES = attrgetter("lines")
+
+
 def select(costs: list[int] | LineCosts, mandatory: set[int], units: list[Unit], ctx: Context,
            prefix: bool = False) -> list[bool]:
     """Per unit: kept? Greedy in the given priority order, within the budget of ``ctx``.
@@ -144,20 +163,20 @@ def select(costs: list[int] | LineCosts, mandatory: set[int], units: list[Unit],
     where a gap would mislead); otherwise smaller units further down may still be taken.
     """
     max_lines, max_tokens = room(ctx)
-    forced = [all(i in mandatory for i in u.lines) for u in units]  # kept whatever the budget
+    forced = list(map(mandatory.issuperset, map(_LINES, units)))  # kept whatever the budget
     free = [u for u, f in zip(units, forced) if not f]
     groups = _price_groups(free)
     dropped = {gid: g.size for gid, g in groups.items()}
     tokens, lines = floor(costs, mandatory, free, groups)
     keep = []
     missed, misses = False, 0
-    for u, f in zip(units, forced):
+    for k, (u, f) in enumerate(zip(units, forced)):
         if f:
             keep.append(True)
             continue
         if missed or lines >= max_lines or misses > GIVE_UP:  # full: the rest cannot fit
-            keep.append(False)
-            continue
+            keep.extend(forced[k:])   # (nothing changes from here on: forced units only)
+            break
         extra = [i for i in u.lines if i not in mandatory]
         dt, dl = sum(costs[i] for i in extra), len(extra)
         g = u.group
@@ -177,14 +196,9 @@ def select(costs: list[int] | LineCosts, mandatory: set[int], units: list[Unit],
 def render(payload: Payload, mandatory: set[int], units: list[Unit], keep: list[bool]) -> Payload:
     """The view of the kept lines in input order, each group's summary after its anchor."""
     kept = set(mandatory)
-    lost: dict[int, list[Unit]] = {}
-    groups: dict[int, Group] = {}
-    for u, k in zip(units, keep):
-        if k:
-            kept.update(u.lines)
-        elif u.group is not None:
-            lost.setdefault(id(u.group), []).append(u)
-            groups[id(u.group)] = u.group
+    for u in compress(units, keep):
+        kept.update(u.lines)
+    groups, lost = _grouped(list(compress(units, map(not_, keep))))
     after: dict[int | None, list[str]] = {}
     for gid, members in lost.items():
         text = groups[gid].render(members)
@@ -195,11 +209,14 @@ def render(payload: Payload, mandatory: set[int], units: list[Unit], keep: list[
     for text in after.get(-1, []):
         lines.append(text)
         origin.append(SYNTHETIC)
-    for i in range(len(payload.lines)):
+    n, view, where = len(payload.lines), payload.lines, payload.origin
+    # only the kept lines and the anchors of summaries matter, in view order
+    marks = sorted({i for i in kept if 0 <= i < n} | {a for a in after if a is not None and 0 <= a < n})
+    for i in marks:
         if i in kept:
-            lines.append(payload.lines[i])
-            origin.append(payload.origin[i])
-        for text in after.get(i, []):
+            lines.append(view[i])
+            origin.append(where[i])
+        for text in after.get(i, ()):
             lines.append(text)
             origin.append(SYNTHETIC)
     return payload.with_view(lines, origin)

@@ -10,6 +10,8 @@ the second, ...), so keeping its first N entries is a water-fill over the whole 
 from __future__ import annotations
 
 import re
+from itertools import compress, repeat
+from operator import contains, is_, itemgetter
 
 from thresher.stages.lib.budget import round_robin
 
@@ -38,14 +40,27 @@ def split(path: str) -> list[str]:
 def build(entries: list[tuple[int, str]], weights: dict[int, float] | None = None) -> Node:
     """The tree of ``(view index, path)`` entries."""
     root = Node()
+    # a listing names a directory's entries one after another: the node of a parent path (its
+    # text before the last "/") is remembered, so most paths cost one lookup, not one per part
+    parents: dict[str, Node] = {}
     for index, path in entries:
-        node = root
-        for part in split(path):
-            child = node.children.get(part)
-            if child is None:
-                child = node.children[part] = Node()
-                child.first = index
-            node = child
+        path = path.rstrip("/") or "/"
+        head, sep, name = path.rpartition("/")
+        node = parents.get(head) if sep else root
+        if node is None:
+            node = root
+            for part in head.split("/"):
+                child = node.children.get(part)
+                if child is None:
+                    child = node.children[part] = Node()
+                    child.first = index
+                node = child
+            parents[head] = node
+        child = node.children.get(name)
+        if child is None:
+            child = node.children[name] = Node()
+            child.first = index
+        node = child
         node.own = index
         if weights is not None:
             node.weight = weights.get(index, 0.0)
@@ -71,10 +86,12 @@ def looks_like_paths(lines: list[str]) -> bool:
     Code, prose and ``ls -l`` rows are told apart by runs of spaces, which real file names almost
     never hold; a single name with such a run makes the distiller decline (the safe side).
     """
-    paths = [s for s in lines if not TOOL_MESSAGE_RE.match(s)]
+    paths = list(compress(lines, map(is_, map(TOOL_MESSAGE_RE.match, lines), repeat(None))))
     if not paths:
         return False
-    for s in paths:
-        if not s or s[0].isspace() or s[-1] == " " or "\t" in s or "  " in s or len(s) > 4096:
-            return False
-    return True
+    # each test over every line at once, in C
+    if not all(paths) or max(map(len, paths)) > 4096:
+        return False
+    if any(map(str.isspace, map(itemgetter(0), paths))) or any(map(str.endswith, paths, repeat(" "))):
+        return False
+    return not any(map(contains, paths, repeat("\t"))) and not any(map(contains, paths, repeat("  ")))

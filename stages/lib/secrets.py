@@ -23,6 +23,7 @@ matching the footer's), unless the user asks for ``--unmasked``.
 from __future__ import annotations
 
 import re
+from itertools import compress
 
 from thresher.dataflow.payload import SYNTHETIC
 
@@ -129,8 +130,10 @@ def json_candidates(lines: list[str] | tuple[str, ...]) -> list[int] | None:
         return None
     keys = candidate_mask(lines, _KEY_WORDS)
     values = candidate_mask(lines, _VALUE_LITERALS, fold=False)
-    return None if keys is None or values is None else \
-        [i for i in range(len(lines)) if keys[i] or values[i]]
+    if keys is None or values is None:
+        return None
+    either = int.from_bytes(keys, "little") | int.from_bytes(values, "little")  # byte-wise OR
+    return list(compress(range(len(lines)), either.to_bytes(len(lines), "little")))
 
 
 def mask_view(payload: Payload, mask: Callable[[str], str | None],
@@ -140,11 +143,15 @@ def mask_view(payload: Payload, mask: Callable[[str], str | None],
     ``redacted``; ``None`` when nothing is masked. ``keep(payload, i)`` true: line i stays;
     ``only``: the view lines that may change, in order (``None``: all)."""
     lines, origin, changed = list(payload.lines), list(payload.origin), False
+    memo: dict[str, str | None] = {}   # ``mask`` is a function of the line: output repeats lines
     for i in (range(len(lines)) if only is None else only):
         line = lines[i]
         if keep is not None and keep(payload, i):
             continue
-        new = mask(line)
+        if line in memo:
+            new = memo[line]
+        else:
+            new = memo[line] = mask(line)
         if new is not None and new != line:
             lines[i], origin[i], changed = new, SYNTHETIC, True
     return payload.with_view(lines, origin).evolve(redacted=True) if changed else None

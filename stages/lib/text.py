@@ -5,6 +5,9 @@ from __future__ import annotations
 from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 from thresher.dataflow.rxcache import remembered
 
+from itertools import compress, repeat
+from operator import is_not
+
 # escape sequences are the engine's (a filter strips them too): re-exported for the stages
 from thresher.dataflow.escapes import ANSI_RE  # noqa: F401 - re-exported
 
@@ -104,20 +107,30 @@ class LinePatterns:
 
     def mask(self, lines: "list[str] | tuple[str, ...]") -> bytearray:
         """:meth:`scan` as one byte per line (1: a hit): a pattern that needs literals is searched
-        only on the lines holding one (one ``str.find`` pass per literal)."""
+        only on the lines holding one (one ``str.find`` pass per literal) and not already hit;
+        the searches run in C (``map``), Python only touches the hits."""
         n = len(lines)
         hits = bytearray(n)
         for search in (self._bare_start, self._rest):
             if search is not None:
-                for i in range(n):
-                    if not hits[i] and search(lines[i]) is not None:
-                        hits[i] = 1
+                _searched(search, lines, range(n), hits)
         masks = candidate_masks(lines, [(lits, "", False) for _search, lits in self._each])
         for (search, _lits), cands in zip(self._each, masks):
-            for i in (range(n) if cands is None else ones(cands)):   # None: any line may match
-                if not hits[i] and search(lines[i]) is not None:
-                    hits[i] = 1
+            if cands is None:   # any line may match
+                todo: "range | list[int]" = range(n)
+            else:   # the candidates not yet hit: (cands AND NOT hits), byte-wise, as big integers
+                left = int.from_bytes(cands, "little") & ~int.from_bytes(hits, "little")
+                todo = list(compress(range(n), left.to_bytes(n, "little")))
+            _searched(search, lines, todo, hits)
         return hits
+
+
+def _searched(search: "Callable[[str], Match[str] | None]", lines: "list[str] | tuple[str, ...]",
+              todo: "range | list[int]", hits: bytearray) -> None:
+    """Set ``hits[i]`` for each ``i`` of ``todo`` whose line ``search`` matches."""
+    found = map(is_not, map(search, map(lines.__getitem__, todo)), repeat(None))
+    for i in compress(todo, found):
+        hits[i] = 1
 
 
 def _union(patterns: list[str], method: str) -> Callable[[str], Match[str] | None] | None:

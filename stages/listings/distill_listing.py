@@ -15,6 +15,8 @@ Tool messages (``find: '/x': Permission denied``) always stay. Anything else is 
 from __future__ import annotations
 
 import re
+from itertools import compress, repeat
+from operator import is_
 
 from thresher.dataflow.tokens import estimate
 
@@ -92,17 +94,16 @@ def paths_view(payload, ctx, du: bool = False):
     """``find``-style path lists (or ``du`` rows, largest first) water-filled by depth."""
     lines = list(payload.lines)
     entries, weights = [], {}
-    for i, s in enumerate(lines):
+    if not du:   # every line but a tool's message, in C
+        entries = list(compress(enumerate(lines), map(is_, map(TOOL_MESSAGE_RE.match, lines), repeat(None))))
+    for i, s in enumerate(lines if du else ()):
         if ": " in s and TOOL_MESSAGE_RE.match(s):   # (a tool's message holds ": ")
             continue
-        if du:
-            m = DU_RE.match(s)
-            if m is None:
-                return None
-            weights[i] = float(m["size"].replace(",", ".")) * _UNITS[m["unit"]]
-            entries.append((i, m["path"]))
-        else:
-            entries.append((i, s))
+        m = DU_RE.match(s)
+        if m is None:
+            return None
+        weights[i] = float(m["size"].replace(",", ".")) * _UNITS[m["unit"]]
+        entries.append((i, m["path"]))
     if not entries or (not du and not looks_like_paths(lines)):
         return None
     order = fair_order(build(entries, weights if du else None), by_weight=du)

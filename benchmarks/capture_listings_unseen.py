@@ -160,6 +160,18 @@ def build(repo: Repo, sdists: dict[str, str]) -> None:
                      "feature/markers-cache")
 
 
+def subjects(log: str) -> list[str]:
+    """Each commit's subject: its first message line (indented four spaces) after the header."""
+    out, want = [], False
+    for s in log.splitlines():
+        if s.startswith("commit "):
+            want = True
+        elif want and s.startswith("    ") and s.strip():
+            out.append(s)
+            want = False
+    return out
+
+
 def git_cases(tmp: str, sdists: dict[str, str]) -> None:
     repo = Repo(os.path.join(tmp, "packaging"))
     build(repo, sdists)
@@ -184,6 +196,15 @@ def git_cases(tmp: str, sdists: dict[str, str]) -> None:
     case("unseen-git-log-default", "git", "git log", code, out, err,
          rule(out, err, hashes) + [subj[0].strip(), subj[len(subj) // 2].strip(), subj[-1].strip()],
          "plain git log over ~130 commits with bodies")
+    for cid, args, note in (("unseen-git-log-fuller", ["log", "--pretty=fuller", "--no-merges"],
+                             "git log --pretty=fuller --no-merges (AuthorDate/CommitDate fields)"),
+                            ("unseen-git-log-all-decorate", ["log", "--all", "--decorate"],
+                             "git log --all --decorate: every branch and tag named on its commit")):
+        code, out, err = repo.git(*args)
+        subj = subjects(out)
+        hashes = [s for s in out.splitlines() if s.startswith("commit ")]
+        case(cid, "git", "git " + " ".join(args), code, out, err,
+             rule(out, err, hashes) + [subj[0].strip(), subj[len(subj) // 2].strip(), subj[-1].strip()], note)
     g("unseen-git-log-stat", ["log", "--stat", "-n", "20"], r"^commit ", (r"src/packaging/version\.py",),
       "git log --stat -n 20")
     g("unseen-git-log-patch", ["log", "-p", "-n", "4", "--", "src/packaging/specifiers.py"],

@@ -290,6 +290,26 @@ def listing_cases(tmp: str) -> None:
       (r"class MessageError\(",), "ag over two stdlib packages")
     c("unseen-rg-json", "search", "rg --json -n 'def parse' src", pk, r"^\{", (),
       "rg --json (a program's input: byte-exact)", verbatim=True)
+    # long outputs: over the class budgets
+    c("unseen-ls-la-locales", "ls", "ls -la /usr/share/i18n/locales", "/", long_row,
+      (r" en_US$", r" de_DE$", r" POSIX$"), "ls -la of the glibc locale sources (~360 rows)")
+    c("unseen-ls-la-include", "ls", "ls -la /usr/include", "/", long_row, (r" stdio\.h$", r" python3\.11$"),
+      "ls -la /usr/include (~240 rows)")
+    c("unseen-find-pylib-py", "find", f"find {lib} -name '*.py' -not -path '*/test/*'", "/", r"^/",
+      (r"/json/decoder\.py$", r"/email/message\.py$"), "find of every stdlib module (~640 paths)")
+    c("unseen-tree-pylib-L2", "tree", f"tree -L 2 {lib}", "/", r"[├└]── ",
+      (r"── asyncio$", r"── json$"), "tree -L 2 of the Python library (~830 lines)")
+    c("unseen-rg-def-pylib", "search", f"rg -n '^def ' {lib} --glob '!test/**'", "/", r"^/\S+:\d+:",
+      (r"json/__init__\.py:\d+:def dumps\(", r"urllib/request\.py:\d+:def urlopen\("),
+      "every top-level def of the stdlib (~3,200 matches)")
+    c("unseen-rg-c-import", "search", f"rg -c import {lib}", "/", r":\d+$", (r"/subprocess\.py:",),
+      "rg -c over the stdlib (~640 rows)")
+    c("unseen-grep-rc-class", "search", f"grep -rc 'class ' {lib} --include=*.py", "/", r":\d+$",
+      (r"/subprocess\.py:", r"/argparse\.py:"), "grep -rc: a count for every module (~2,000 rows)")
+    c("unseen-rg-import-pylib", "search", f"rg -n '^import ' {lib} -g '!test/**'", "/", r"^/\S+:\d+:",
+      (r"/subprocess\.py:\d+:import ", r"/json/decoder\.py:\d+:import "), "rg -n: every plain import of the stdlib")
+    c("unseen-grep-rn-email-http", "search", f"grep -rn 'def ' {lib}/email {lib}/http", "/", r"^/\S+:\d+:",
+      (r"def message_from_string\(", r"def urlsplit\(|class HTTPConnection"), "grep -rn over email and http")
     sleepers = [subprocess.Popen(["sleep", str(300 + i)]) for i in range(25)]
     try:
         c("unseen-ps-aux", "ps", "ps aux", "/", r"^\S+\s+\d+\s", (r"sleep 312$",), "ps aux with 25 sleepers")

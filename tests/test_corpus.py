@@ -99,6 +99,8 @@ def test_own_fixtures_keep_every_fact(plans):
     """The project's captured fixtures keep all their facts (the known losses: every missing
     fact is an entry a marker counts as not named)."""
     for case in load_cases(FIXTURES):
+        if case["id"].startswith(UNSEEN):
+            continue   # held to their own floor below
         out = _emit(case, plans)
         missing = [f for f in case["must_keep"] if f not in out]
         if case["id"] in KNOWN_LOSSES:
@@ -106,3 +108,23 @@ def test_own_fixtures_keep_every_fact(plans):
             assert missing and len(missing) <= counted, case["id"]
             continue
         assert not missing, case["id"]
+
+
+UNSEEN = "unseen-"
+"""Cases of benchmarks/capture_listings_unseen.py: outputs of sources no other fixture uses, their
+facts picked by a rule fixed before thresher saw them (the first, middle and last row of every
+enumeration, every line naming an error, content lines included). They measure how thresher
+does on outputs it was not tuned on, so they may lose rows a budget cannot hold."""
+UNSEEN_FLOOR = {"cases_missing": 9, "facts_missing": 27}
+"""What this branch measured (55 cases, 330 facts): a regression floor to ratchet down."""
+
+
+def test_unseen_fixtures_stay_above_their_floor(plans):
+    """No more unseen cases lose facts, and no more facts go, than the floor measured."""
+    cases = [c for c in load_cases(FIXTURES) if c["id"].startswith(UNSEEN)]
+    assert len(cases) >= 50
+    lost = {c["id"]: sum(f not in out for f in c["must_keep"])
+            for c in cases for out in [_emit(c, plans)]}
+    lost = {k: n for k, n in lost.items() if n}
+    assert len(lost) <= UNSEEN_FLOOR["cases_missing"], lost
+    assert sum(lost.values()) <= UNSEEN_FLOOR["facts_missing"], lost

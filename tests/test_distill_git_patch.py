@@ -138,6 +138,29 @@ def test_log_keeps_the_newest_commits_and_counts_the_rest():
         assert fact in out
 
 
+@pytest.mark.parametrize("case_id", ["unseen-git-log-default", "unseen-git-log-fuller",
+                                     "unseen-git-log-all-decorate"])
+def test_long_plain_log_keeps_every_commit_line_and_subject(case_id):
+    """When the headers of ~190 commits do not fit, every commit keeps its identity (commit line
+    and subject, in order); the newest keep their fields and bodies; one line counts the rest."""
+    res, case = graph("git-log.default", case_id)
+    out = output_lines(res)
+    src = case["stdout"].splitlines()
+    p = parse(src)
+    ident = [s for c in p.commits for s in (src[c.head[0]], src[c.subject])]
+    assert [s for s in out if s in set(ident)] == ident
+    whole = [c for c in p.commits if all(src[i] in out for i in range(c.head[0], c.subject + 1))]
+    assert 0 < len(whole) < len(p.commits)
+    assert whole == p.commits[:len(whole)]            # the newest, a prefix
+    lost = len(p.commits) - len(whole)
+    summary = [s for s in out if s.startswith("[thresher:")]
+    assert len(summary) == 1 and summary[0].startswith(f"[thresher: {lost} older commits shown by commit line ")
+    shown = sum(1 for s in out if not s.startswith("[thresher:"))
+    assert f"({len(src) - shown} lines of fields" in summary[0]
+    for fact in case["must_keep"]:
+        assert fact in res.text
+
+
 def test_dropped_message_bodies_are_counted_under_their_subject():
     res, case = graph("git-log.default", "git-log-default-huge", max_tokens=1500, max_lines=120)
     out = output_lines(res)

@@ -35,6 +35,41 @@ def test_huge_result_keeps_every_file_and_counts_exactly():
         assert fact in out
 
 
+SHARED_RE = re.compile(r"^\[thresher: (\d+) more match(?:es)? in (\d+) files? not shown; every file keeps "
+                       r"its first matches first\]$")
+
+
+@pytest.mark.parametrize("case_id", ["unseen-rg-def-pylib", "unseen-rg-import-pylib", "unseen-grep-rc-class"])
+def test_results_over_hundreds_of_files_count_what_went_in_one_line(case_id):
+    """Past a few files per line of the budget, one line counts the dropped matches and their
+    files (per-file lines would take the view); the first matches of files still come first."""
+    res, case = graph("search.default", case_id)
+    out = output_lines(res)
+    src = case["stdout"].splitlines()
+    kept = [s for s in out if not s.startswith("[thresher:")]
+    assert all(s in src for s in kept) and [s for s in src if s in set(kept)] == kept
+    summaries = [s for s in out if s.startswith("[thresher:")]
+    assert len(summaries) == 1 and not any(MORE_RE.match(s) for s in out)
+    m = SHARED_RE.match(summaries[0])
+    dropped = [s for s in src if s not in set(kept)]
+    assert int(m[1]) == len(dropped)
+    assert int(m[2]) == len({s.split(":", 1)[0] for s in dropped})
+    path = lambda s: s.split(":", 1)[0]   # noqa: E731
+    counts = Counter(map(path, kept))
+    if max(counts.values()) > 1:   # a second match only once every file has its first
+        assert {path(s) for s in src} <= set(counts)
+
+
+def test_grep_count_rows_of_files_without_a_match_go_first():
+    case = fixture_case("unseen-grep-rc-class")
+    view = stage(distill_search, "DistillSearchParams", case["stdout"], max_lines=300, max_tokens=6000)
+    kept, _ = kept_and_summaries(view)
+    src = case["stdout"].splitlines()
+    zeros = [s for s in src if s.endswith(":0")]
+    assert zeros and len(kept) < len(src) - len(zeros)   # the budget holds fewer than the counted rows
+    assert not set(zeros) & set(kept)                      # so no `path:0` row is among them
+
+
 def test_definitions_rank_first_within_a_file():
     case = fixture_case("search-rg-def-huge")
     view = stage(distill_search, "DistillSearchParams", case["stdout"], max_lines=200, max_tokens=3000)

@@ -8,8 +8,10 @@ Understood shapes (anything else is declined and passes on):
 
 Matches are the answer, so the view drops context lines first, then matches water-filled across
 files (every file keeps its first matches before any file keeps many; a match on a definition line
-— ``def``, ``class``, ``fn``, ``func``… — ranks first in its file). Each file that lost matches
-gets one line ``[thresher: N more matches in PATH not shown]``.
+— ``def``, ``class``, ``fn``, ``func``… — ranks first in its file; a ``grep -c`` row of a file
+without a match, ``path:0``, ranks after every other). Each file that lost matches gets one line
+``[thresher: N more matches in PATH not shown]``; with more files than half the view's lines,
+one line counts them all (per-file lines would fill the view).
 """
 
 from __future__ import annotations
@@ -150,8 +152,23 @@ def _file_summary(path: str | None) -> Callable[[list[Unit]], str]:
     return lambda dropped: f"[thresher: {plural(len(dropped), 'more match', 'more matches')}{where} not shown]"
 
 
-def units_for(recs: list[Line]) -> tuple[set[int], list[Unit]]:
-    """Mandatory lines and units (matches round-robin across files, then context blocks)."""
+SHARED_SUMMARY_FILES = 2
+"""With more files than the view's line budget over this, dropped matches are counted by one line
+for the whole result instead of one line per file: 470 files' "N more matches in PATH" lines
+would fill the view that their first matches (which name the file as well) should have."""
+
+
+def _shared_summary(dropped: list[Unit]) -> str:
+    files = len({u.info for u in dropped})
+    return (f"[thresher: {plural(len(dropped), 'more match', 'more matches')} in "
+            f"{plural(files, 'file')} not shown; every file keeps its first matches first]")
+
+
+def units_for(recs: list[Line], max_lines: int | None = None) -> tuple[set[int], list[Unit]]:
+    """Mandatory lines and units (matches round-robin across files, then context blocks).
+
+    With more files than ``max_lines / SHARED_SUMMARY_FILES``, one line counts every dropped
+    match (and the files they are in) after the last line; otherwise one line per cut file."""
     mandatory = {i for i, r in enumerate(recs) if r.kind in ("head", "other", "blank")}
     files: dict[str | None, list[int]] = {}
     last: dict[str | None, int] = {}
@@ -161,11 +178,18 @@ def units_for(recs: list[Line]) -> tuple[set[int], list[Unit]]:
             if r.kind == "match":
                 files.setdefault(r.path, []).append(i)
     seqs = []
+    shared = None
+    if max_lines is not None and len(files) * SHARED_SUMMARY_FILES > max_lines:
+        shared = Group(len(recs) - 1, _shared_summary)
+    zeros = []   # `grep -c` rows of files without a match (`path:0`): the least telling rows
     for path, idx in files.items():
-        group = Group(last[path], _file_summary(path))
+        group = shared or Group(last[path], _file_summary(path))
+        if len(idx) == 1 and recs[idx[0]].content == "0":
+            zeros.append(Unit(idx, group, path))
+            continue
         ranked = sorted(idx, key=lambda i: (not DEF_RE.match(recs[i].content), i))
-        seqs.append([Unit([i], group) for i in ranked])
-    units = budget.round_robin(seqs)
+        seqs.append([Unit([i], group, path) for i in ranked])
+    units = budget.round_robin(seqs) + zeros
     ctx_group = Group(-1, lambda d: f"[thresher: {plural(sum(len(u.lines) for u in d), 'context line')} not shown]")
     block: list[int] = []
     for i, r in enumerate(recs + [Line("end")]):
@@ -206,7 +230,7 @@ def _distill(payload, params, ctx):
                                                for s, o in zip(payload.lines, payload.origin)],
                                               payload.origin)
         costs = budget.line_costs(payload.lines)
-    mandatory, units = units_for(recs)
+    mandatory, units = units_for(recs, budget.room(ctx)[0])
     return budget.distill(payload, ctx, mandatory, units, costs) or clipped
 
 

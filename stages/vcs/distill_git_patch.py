@@ -11,7 +11,11 @@ messages. Over budget, in this order of what stays longest:
    its header, or, when those lines would not fit, one counted line per file for all its dropped
    bodies (a header directly followed by the next is a hunk whose body went); otherwise whole
    hunks go, counted per file by one line that also lists their ``@@`` lines, copied as written.
-When even the headers do not fit, the oldest commits (or last files) go whole, counted.
+When even the headers do not fit, a log keeps each commit's identity first: its ``commit`` line
+and subject stay for every commit, and the rest of a commit (Author/Date fields, blank lines,
+body) is kept newest first while it fits, one declared line counting the commits shown without
+it. Only when the identities alone do not fit do the oldest commits (or last files) go whole,
+counted. (A long plain ``git log`` is read like ``--oneline``: which commits, in what order.)
 ``git log --oneline`` / ``git reflog`` keep the newest entries. Unknown shapes are declined.
 """
 
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 from thresher.stages.lib import budget
 from thresher.stages.lib.budget import Group, Unit, plural
-from thresher.stages.lib.gitpatch import ONELINE_RE, Patch, parse
+from thresher.stages.lib.gitpatch import ONELINE_RE, STAT_SUM_RE, Patch, parse
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
@@ -96,6 +100,34 @@ def _units(p: Patch, mode: str, lines: list[str]) -> list[Unit]:
     return units + _hunk_units(p, mode, lines)
 
 
+def _details(p: Patch, lines: list[str], costs, ctx) -> list[Unit] | None:
+    """Each commit's lines other than its ``commit`` line, subject, rows and diff: the newest
+    first, under one group counted at the top; ``None`` for a log whose identities (and other
+    mandatory lines) alone would not fit (then the oldest commits go whole)."""
+    tops = _tops(p, len(lines))
+    if len(p.commits) < 2:
+        return None
+    units = []
+    for c, (a, b) in zip(p.commits, tops):
+        keep = {c.head[0], c.subject} | set(c.rows)
+        keep.update(i for f in c.files for i in f.header)
+        keep.update(i for f in c.files for h in f.hunks for i in (h.header, *h.body))
+        keep.update(i for i in range(a, b) if STAT_SUM_RE.match(lines[i]))
+        units.append(Unit([i for i in range(a, b) if i not in keep], None))
+    group = Group(-1, lambda d: f"[thresher: {plural(len(d), 'older commit')} shown by commit line "
+                                f"and subject only ({plural(sum(len(u.lines) for u in d), 'line')} of "
+                                f"fields, blank lines and bodies not shown)]")
+    for u in units:
+        u.group = group
+    units = [u for u in units if u.lines]
+    covered = {i for u in units for i in u.lines}
+    mandatory = set(range(len(lines))) - covered
+    max_lines, max_tokens = budget.room(ctx)
+    if sum(costs[i] for i in mandatory) + 60 > max_tokens or len(mandatory) + 1 > max_lines:
+        return None
+    return units
+
+
 def _tops(p: Patch, n: int) -> list[tuple[int, int]]:
     """``(first, end)`` view ranges of the top-level items: commits, else files."""
     if p.commits:
@@ -158,6 +190,11 @@ def _distill(payload, params, ctx):
         limit = share if mode != WHOLE else 1.0
         if tokens <= limit * max_tokens and nlines <= limit * max_lines:
             return budget.distill(payload, ctx, mandatory, units, costs)
+    if p.commits and not any(c.files or c.rows for c in p.commits):
+        details = _details(p, lines, costs, ctx)
+        if details is not None:
+            mandatory = set(range(len(lines))) - {i for u in details for i in u.lines}
+            return budget.distill(payload, ctx, mandatory, details, costs, prefix=True)
     cut = _cut_tail(p, costs, units, ctx)
     if cut is None:  # one commit/file, over budget even bare (error hunks of a failing diff):
         units = _units(p, HUNK, lines)  # then every @@ header is worth its line

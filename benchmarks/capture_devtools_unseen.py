@@ -41,8 +41,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 
+from capture_filters import write
 from capture_fixtures import save
 
 SRC = "benchmarks/capture_devtools_unseen.py"
@@ -62,13 +62,6 @@ def sh(cmd: str, cwd: str, env: dict | None = None) -> tuple[int, str, str]:
     return p.returncode, p.stdout, p.stderr
 
 
-def write(root: str, files: dict[str, str]) -> None:
-    """Write ``files`` (relative path -> text, dedented) under ``root``."""
-    for rel, text in files.items():
-        path = os.path.join(root, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(textwrap.dedent(text).lstrip("\n"))
 
 
 def lines(text: str) -> list[str]:

@@ -60,18 +60,21 @@ def test_invalid_graph_exits_2_naming_the_file_and_node(tmp_path):
 
 
 def test_failing_property_exits_1_with_a_minimal_example(tmp_path):
-    """A graph that drops error lines (no score node, and a budget of 6 lines that trim fills with
-    head and tail) fails INV-6 with a shortened example. (The lossy case must be common: the ci
-    profile is derandomized, but Hypothesis draws from the literals of the source it runs, so the
-    example sequence moves with any edit.)"""
+    """A graph without Guard (and a budget of 6 lines that trim fills with head and tail) cuts the
+    JSON documents and porcelain a program would parse: it fails INV-9 with a shortened example.
+    (The failing case must be common, as this one is: the ci profile is derandomized, but
+    Hypothesis draws from the literals of the source it runs, so the example sequence moves with
+    any edit. A graph without Score breaks INV-6 only rarely: the executor's own error scan keeps
+    most of a failing command's error lines whatever the graph.)"""
     graph = tmp_path / "lossy.default.yaml"
-    graph.write_text(GOOD.replace("  score: {stage: score}\n", "")
-                     .replace("  - guard -> score\n  - score -> trim\n", "  - guard -> trim\n")
+    graph.write_text(GOOD.replace("  guard: {stage: guard}\n", "")
+                     .replace("  - read -> guard\n  - guard.verbatim -> persist\n  - guard -> score\n",
+                              "  - read -> score\n")
                      .replace("budget: {max_lines: 60, max_tokens: 2000}", "budget: {max_lines: 6, max_tokens: 2000}"))
-    res = _check(str(graph), "--invariant", "INV-6", "--examples", "30", "--profile", "ci")
+    res = _check(str(graph), "--invariant", "INV-9", "--examples", "30", "--profile", "ci")
     assert res.returncode == 1, res.stdout + res.stderr
-    assert f"FAIL  {graph}  INV-6 " in res.stdout
-    assert "INV-6: error line" in res.stdout and "minimal example: Case(" in res.stdout
+    assert f"FAIL  {graph}  INV-9 " in res.stdout
+    assert "INV-9: the output is" in res.stdout and "minimal example: Case(" in res.stdout
 
 
 def test_help_lists_the_invariants():

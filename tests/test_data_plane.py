@@ -454,6 +454,11 @@ def _plain_tiers(lines, params, failed):
             m = _FRAME.match(lines[i])
             if m and lines[i + 1].startswith(m[1] + " ") and lines[i + 1].strip():
                 tiers[i + 1] = CRITICAL
+    heads = hits(params.get("critical_next") or [])   # a header's message: the next non-blank line
+    for i in (i for i, h in enumerate(heads) if h):
+        j = next((j for j in range(i + 1, min(i + 3, len(lines))) if lines[j].strip()), None)
+        if j is not None:
+            tiers[j] = CRITICAL
     return tuple(tiers)
 
 

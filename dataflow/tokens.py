@@ -11,7 +11,7 @@ ever compares estimates with estimates (out vs in), so a constant bias cannot fl
 from __future__ import annotations
 
 from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
-from bisect import bisect_right
+from _bisect import bisect_right  # (bisect's C core: the module only re-exports it)
 from itertools import accumulate
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)

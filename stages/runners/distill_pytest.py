@@ -13,7 +13,8 @@ pytest's and pluggy's own code: each run of them becomes one counted line (not w
 ``--full-trace``, and only where the graph's score left none of their lines critical).
 
 When the view is still over the graph budget, each failure block is shortened to its header,
-``>`` and ``E`` lines and ``file:line`` locations (unless the user asked for ``--tb=long``,
+``>`` and ``E`` lines and ``file:line`` locations, and in ``--tb=short`` form the innermost frame's
+code line above the ``E`` lines (what the long form marks with ``>``) (unless the user asked for ``--tb=long``,
 ``--showlocals``, ``-vv`` …). Output without pytest's final counts line goes to the unittest distiller
 (``python -m unittest`` shares the class); it declines too unless unittest's closing lines are there
 (killed run, internal error, something else): a run we did not parse is never summarised.
@@ -66,6 +67,8 @@ LONG_TB_RE = re.compile(r"--tb=(?:long|native)|--full-trace|-l|--showlocals|-vv+
 FRAME_RE = re.compile(r'^\s+File "(?P<path>[^"]+)", line \d+, in \S')
 INTERNAL_PATH_RE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:_pytest|pluggy)[/\\]")
 FRAME_BODY_RE = re.compile(r"^\s{4,}\S")
+SHORT_FRAME_RE = re.compile(r"^\S+:\d+: in \S+$")
+"""A ``--tb=short`` frame's location line (its code line follows)."""
 FULL_TRACE_RE = re.compile(r"--full-trace")
 
 _MARK_NAMES = {".": "passed", "s": "skipped", "x": "xfailed", "X": "xpassed"}
@@ -175,6 +178,10 @@ def _condense(lines, crit: list[bool], keep: list[bool], start: int, final: int)
             dropped += 1
         elif CARET_RE.match(line) and i > start and not keep[i - 1]:
             keep[i - 1] = True  # a kept ^^^ marker keeps the code line it points into
+            dropped -= 1
+        elif (line.startswith("E") and i - 1 > start and not keep[i - 1] and keep[i - 2]
+              and FRAME_BODY_RE.match(lines[i - 1]) and SHORT_FRAME_RE.match(lines[i - 2])):
+            keep[i - 1] = True  # --tb=short: the innermost frame's code line (long form's `>`)
             dropped -= 1
     return blocks, dropped
 

@@ -80,6 +80,20 @@ def test_over_budget_failure_blocks_are_shortened_and_counted():
                if line.startswith((">", "E ")) or re.match(r"^\S+\.py:\d+: \w+Error$", line))
 
 
+def test_short_tracebacks_keep_the_innermost_code_line():
+    """`--tb=short` prints no `>` line: the code line above a block's first E line is the failing
+    source line, and a shortened block keeps it (a real run of a 4-deep call chain)."""
+    case = fixture_case("unseen-pytest-deep-tb-short")
+    p = _distill(case["stdout"], case["command"], 1, budget={"max_lines": 150, "max_tokens": 4000})
+    assert any("failure block" in s for s in _summaries(p))
+    src = case["stdout"].splitlines()
+    innermost = [src[i - 1] for i in range(2, len(src)) if src[i].startswith("E ")
+                 and not src[i - 1].startswith("E") and distill_pytest.SHORT_FRAME_RE.match(src[i - 2])]
+    assert innermost and all(line in p.lines for line in innermost)
+    frames = [s for s in src if distill_pytest.SHORT_FRAME_RE.match(s)]
+    assert len(set(innermost)) < len(frames)   # only the innermost frame's code, not every frame's
+
+
 def test_long_tracebacks_asked_for_are_not_shortened():
     case = fixture_case("pytest-own-huge-fail")
     small = {"max_lines": 150, "max_tokens": 4000}

@@ -90,8 +90,9 @@ def test_short_tracebacks_keep_the_innermost_code_line():
     innermost = [src[i - 1] for i in range(2, len(src)) if src[i].startswith("E ")
                  and not src[i - 1].startswith("E") and distill_pytest.SHORT_FRAME_RE.match(src[i - 2])]
     assert innermost and all(line in p.lines for line in innermost)
-    frames = [s for s in src if distill_pytest.SHORT_FRAME_RE.match(s)]
-    assert len(set(innermost)) < len(frames)   # only the innermost frame's code, not every frame's
+    outer = {src[i + 1] for i in range(len(src) - 1) if distill_pytest.SHORT_FRAME_RE.match(src[i])
+             and not src[i + 2].startswith("E")} - set(innermost)
+    assert outer and not outer & set(p.lines)   # only the innermost frame's code, not every frame's
 
 
 def test_long_tracebacks_asked_for_are_not_shortened():

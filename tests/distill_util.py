@@ -50,3 +50,21 @@ def output_lines(result) -> list[str]:
     """The emitted lines without the footer (when there is one)."""
     lines = result.text.splitlines()
     return lines[:-1] if lines and is_footer(lines[-1]) else lines
+
+
+_NAMED_RE = re.compile(r"\((?:lines?) ([\d, -]+?)(?: and \d+ more in lines (\d+)-(\d+))?\)\]$")
+
+
+def named_source_lines(summary_lines) -> set[int]:
+    """Source indices (0-based) a crushed YAML/TOML view's summary lines name as left out: each
+    path's line ends ``(lines 12-13, 40-52)``, possibly ``… and N more in lines A-B)``."""
+    named: set[int] = set()
+    for line in summary_lines:
+        m = _NAMED_RE.search(line)
+        assert m, line
+        for part in m.group(1).split(", "):
+            a, _, b = part.partition("-")
+            named.update(range(int(a) - 1, int(b or a)))
+        if m.group(2):
+            named.update(range(int(m.group(2)) - 1, int(m.group(3))))
+    return named

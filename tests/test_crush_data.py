@@ -19,6 +19,7 @@ from thresher.stages.data import crush_yaml
 from thresher.stages.generic import lossless
 
 from .conftest import FIXTURES, fixture_case
+from .distill_util import named_source_lines
 
 DATA = sorted(n[:-5] for n in os.listdir(FIXTURES) if n.startswith("data-") and n.endswith(".json"))
 
@@ -212,15 +213,7 @@ def test_crushed_yaml_and_toml_say_it_once_outside_the_data(cid):
     assert shown == sorted(shown)
     first = out.origin.index(shown[0])  # no summary line once the document has begun
     assert all(o < 0 for o in out.origin[:first]) and all(o >= 0 for o in out.origin[first:])
-    named = set()
-    for line in [ln for ln, o in zip(out.lines, out.origin) if o < 0][1:]:
-        m = re.search(r"\((?:lines?) ([\d, -]+?)(?: and \d+ more in lines (\d+)-(\d+))?\)\]$", line)
-        assert m, line
-        for part in m.group(1).split(", "):
-            a, _, b = part.partition("-")
-            named.update(range(int(a) - 1, int(b or a)))
-        if m.group(2):
-            named.update(range(int(m.group(2)) - 1, int(m.group(3))))
+    named = named_source_lines([ln for ln, o in zip(out.lines, out.origin) if o < 0][1:])
     src = p.source
     missing = [k for k in range(len(src)) if k not in set(shown) and k not in named and src[k].strip()]
     assert not missing, missing[:5]

@@ -23,13 +23,12 @@ matching the footer's), unless the user asks for ``--unmasked``.
 from __future__ import annotations
 
 import re
-from itertools import compress
 
 from thresher.dataflow.payload import SYNTHETIC
 
 from thresher.stages.listings.distill_env import _SECRET_PART, _SECRET_VALUE, secret_name, secret_value
 from thresher.stages.listings.distill_env import mask_lines as mask_env_lines
-from thresher.stages.lib.text import candidate_mask, needed_literals
+from thresher.stages.lib.text import candidate_mask, combine, needed_literals, ones
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
@@ -132,8 +131,7 @@ def json_candidates(lines: list[str] | tuple[str, ...]) -> list[int] | None:
     values = candidate_mask(lines, _VALUE_LITERALS, fold=False)
     if keys is None or values is None:
         return None
-    either = int.from_bytes(keys, "little") | int.from_bytes(values, "little")  # byte-wise OR
-    return list(compress(range(len(lines)), either.to_bytes(len(lines), "little")))
+    return list(ones(combine(keys, values)))
 
 
 def mask_view(payload: Payload, mask: Callable[[str], str | None],

@@ -12,7 +12,7 @@ from operator import is_not
 from thresher.dataflow.escapes import ANSI_RE  # noqa: F401 - re-exported
 
 # The error-line definition lives in the engine (the executor's fallback view needs it too).
-from thresher.dataflow.errorscan import ERROR_RE, candidate_mask, candidate_masks, candidates, error_candidates, is_error_line, ones  # noqa: F401 - re-exported
+from thresher.dataflow.errorscan import ERROR_RE, candidate_mask, candidate_masks, candidates, combine, error_candidates, is_error_line, ones  # noqa: F401 - re-exported
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
@@ -119,8 +119,7 @@ class LinePatterns:
             if cands is None:   # any line may match
                 todo: "range | list[int]" = range(n)
             else:   # the candidates not yet hit: (cands AND NOT hits), byte-wise, as big integers
-                left = int.from_bytes(cands, "little") & ~int.from_bytes(hits, "little")
-                todo = list(compress(range(n), left.to_bytes(n, "little")))
+                todo = list(ones(combine(cands, hits, keep_b=False)))
             _searched(search, lines, todo, hits)
         return hits
 

@@ -109,8 +109,11 @@ UNSEEN_LEADS = {
     "unseen-nginx-error-upstream": (7, "a rate-limit [error] line folded with a kept one"),
     "unseen-rg-def-pylib": (2, "middle matches of results over hundreds of files"),
     "unseen-rg-import-pylib": (4, "middle matches of results over hundreds of files"),
+    "unseen-c-xlib": (551, "'} *GC;' and '*_XPrivDisplay;' end typedefs an #ifdef cuts in two: "
+                           "the parser reads them as expressions"),
     "unseen-json-iso-3166-1": (22, "a key 86 of 249 items have counts as common, not anomalous"),
     "unseen-json-iso-639-2": (38, "a key 184 of 487 items have counts as common, not anomalous"),
+    "unseen-man-top": (23, "a '-----' table rule the option-token rule counts: not an option"),
     "unseen-toml-rustup-channel": (14, "thousands of sibling [pkg.X.target.Y] tables: only "
                                        "arrays of tables are sampled, so trim cuts them"),
 }

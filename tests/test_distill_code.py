@@ -321,3 +321,21 @@ def test_go_type_group_members_are_definitions():
     case = fixture_case("unseen-go-gen-rulegen")
     res = compress(case["stdout"], command=case["command"], exit_code=0)
     assert [f for f in case["must_keep"] if f not in res.text] == []
+
+
+def test_typedefs_the_parser_only_guessed_at_keep_their_first_row():
+    """A macro-made typedef (pkcs11t.h's ``typedef CK_CALLBACK_FUNCTION(CK_RV, CK_NOTIFY)(``) and
+    one an ``#ifdef`` cuts in two (Xlib.h's ``typedef struct _XGC``) parse with errors: the row
+    starting each is still a definition row (pkcs11t.h 315 -> 320 of 320 ctags heads)."""
+    src = ("typedef CK_CALLBACK_FUNCTION(CK_RV, CK_NOTIFY)(\n    CK_SESSION_HANDLE hSession,\n"
+           "    CK_NOTIFICATION event);\nint f(int x);\ntypedef struct _XGC\n#ifdef ILLEGAL\n{\n"
+           "  int gid;\n}\n#endif\n*GC;\nint g(int y);\n")
+    lang = code_langs.load("c")
+    assert lang is not None
+    lines = src.split("\n")
+    tree = outline_lib.parse(lang, src)
+    assert tree is not None
+    o = outline_lib.outline(lang, tree, lines, outline_lib.NAMES)
+    rows = {row for row, _ in o.defs}
+    for text in ("typedef CK_CALLBACK_FUNCTION(CK_RV, CK_NOTIFY)(", "typedef struct _XGC"):
+        assert lines.index(text) in rows and o.shown[lines.index(text)], text

@@ -88,18 +88,22 @@ def test_options_made_of_punctuation_after_the_dash_keep_their_lines():
     assert len(heads) == 3 and all(h in out for h in heads)
 
 
-def test_options_leading_description_lines_under_an_option_are_kept():
+def test_options_leading_description_lines_under_an_entry_are_kept():
     """less(1) lists ``-Pm``, ``-PM``, ``-Ph`` ... at the start of description lines under
-    ``-Pprompt`` and gives ``-x9,17 will set tabs ...`` as an example under ``-xn``: each names
-    an option as much as a term line does (87 -> 93 of 93 facts), and is critical so that no
-    trim after the extract drops it. A line at the option's column or left of it ends the block."""
+    ``-Pprompt`` and gives ``-x9,17 will set tabs ...`` as an example under ``-xn``; tmux(1)
+    explains ``-a is given, ...`` under its ``kill-session [-aC]`` entry: each names an option as
+    much as a term line does (less 87 -> 93 of 93 facts, tmux 56 -> 65 of 65), and is critical
+    so that no trim after the extract drops it. Only lines deeper than their entry's head count,
+    and a column-0 title ends the entry."""
     page = ["OPTIONS", "       -Pprompt or --prompt=prompt", "              Provides a way.",
             "               -Ps  followed by a string changes the default prompt.",
             "               -Pm changes the medium (-m) prompt.", "",
             "       -xn or --tabs=n", "              Sets tab stops.  For example,",
             "              -x9,17  will  set tabs at positions 9, 17.",
-            "       Some paragraph after the options.", "              -z not under an option"]
-    assert [page[r].split()[0] for r in option_leads(page)] == ["-Pm", "-x9,17"]
+            "COMMANDS", "     kill-session [-aC] [-t target-session]",
+            "             Destroy the given session.  If", "             -a is given, all but it.",
+            "     a paragraph", "     -b at the paragraph's own column", "-c flush left"]
+    assert [page[r].split()[0] for r in option_leads(page)] == ["-Pm", "-x9,17", "-a"]
     case = fixture_case("unseen-man-less")
     res = compress(case["stdout"], command=case["command"], exit_code=case["exit_code"])
     out = res.output.decode().splitlines()

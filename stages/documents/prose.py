@@ -50,22 +50,23 @@ _LEADING_OPTION = re.compile(r"^([ \t]+)--?[\w?@#+=][^\s,]*")
 
 
 def option_leads(lines) -> list[int]:
-    """Rows of description lines, under an option line, that an option-like token leads: the
-    sub-options an entry lists (less's ``-Pm``/``-PM`` under ``-P``) and its examples (``-x9,17
-    will set tabs ...``) name options as much as a term line does. "Under" is structural: deeper
-    than the last option line, with no line at or left of that option's column in between."""
+    """Rows of description lines, under an entry, that an option-like token leads: the
+    sub-options an option lists (less's ``-Pm``/``-PM`` under ``-P``), its examples (``-x9,17
+    will set tabs ...``) and the flags a command's entry explains (tmux's ``-a is given, ...``
+    under ``kill-session [-aC]``) name options as much as a term line does. "Under" is
+    structural: deeper than the entry's head (an option line, or the indented line a deeper block
+    follows), with no line at or left of that head's column in between; lines at the head's own
+    depth (shallow option-led lines are option lines already) and column-0 titles are not."""
     rows, col = [], -1
     for r, line in enumerate(lines):
         if not line.strip():
             continue
         indent = len(line) - len(line.lstrip())
-        if _OPTION_RE.match(line):
-            if col < 0 or indent <= col:  # (a deeper one is nested in the open block: its column
-                col = indent              # would end the block at its siblings' ``-Pm`` rows)
-        elif indent <= col:
-            col = -1  # a shallower line (a section title, a paragraph) ends the option's block
-        elif col >= 0 and _LEADING_OPTION.match(line):
-            rows.append(r)
+        if col >= 0 and indent > col:
+            if not _OPTION_RE.match(line) and _LEADING_OPTION.match(line):
+                rows.append(r)  # (a deeper option line is nested in the open entry: the entry
+            continue            # stays, or its column would end it at its siblings' rows)
+        col = indent if indent or _OPTION_RE.match(line) else -1
     return rows
 
 

@@ -41,7 +41,7 @@ _C = dict(functions=("function_definition",),
           transparent=_C_PREPROC, imports=("preproc_include",), comments=("comment",),
           declarations=("declaration", "field_declaration", "expression_statement",
                         "macro_type_specifier"), signatures=("macro_type_specifier",),
-          aliases=("type_definition",), preprocessor=True)
+          aliases=("type_definition",), alias_keywords=("typedef",), preprocessor=True)
 
 SPECS: dict[str, tuple[str, str, dict]] = {
     "python": ("tree_sitter_python", "language", dict(
@@ -142,7 +142,7 @@ class Lang:
 
     __slots__ = ("name", "language", "functions", "containers", "types", "bodies", "transparent",
                  "imports", "comments", "docstrings", "declarations", "signatures", "preprocessor",
-                 "api_bodies", "groups", "aliases")
+                 "api_bodies", "groups", "aliases", "alias_keywords")
 
     def __init__(self, name: str, language: Language, spec: dict) -> None:
         def known(key: str) -> frozenset:
@@ -157,6 +157,7 @@ class Lang:
         self.declarations, self.signatures = known("declarations"), known("signatures")
         self.api_bodies, self.groups = known("api_bodies"), known("groups")
         self.aliases = known("aliases")
+        self.alias_keywords = frozenset(spec.get("alias_keywords", ()))  # (tokens, not node kinds)
         self.preprocessor = bool(spec.get("preprocessor"))
 
 

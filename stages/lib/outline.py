@@ -76,6 +76,9 @@ class Outline:
         if node.type == "ERROR":  # not understood: never hide what we could not parse
             self.mark(node.start_point[0], end_row(node))
             self.names_within(node)
+            if node.children and node.children[0].type in lang.alias_keywords:
+                # ``typedef struct _XGC`` cut off by an ``#ifdef`` inside it: still a typedef
+                self.defs.append((node.start_point[0], _text(node.children[0])))
             return
         if node.type in lang.aliases:
             self.alias_names(node)
@@ -188,6 +191,9 @@ class Outline:
         each name it gives (``} gcry_buffer_t;`` after a struct body, the first row of
         ``typedef int (*cb_t) (void *arg,``) is shown at every level and recorded as a
         definition, so it survives where the names alone are over the budget."""
+        if node.has_error:  # ``typedef CK_CALLBACK_FUNCTION(CK_RV, CK_NOTIFY)(``: a macro
+            self.defs.append((node.start_point[0], _text(node.children[0])))  # the parser
+            self.mark(node.start_point[0])  # guessed at; its first row names the type
         for decl in node.children_by_field_name("declarator"):
             name = _declared_name(decl)
             if name is not None and name.start_point[0] == name.end_point[0]:

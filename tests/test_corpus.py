@@ -111,8 +111,6 @@ UNSEEN_LEADS = {
     "unseen-rg-import-pylib": (4, "middle matches of results over hundreds of files"),
     "unseen-c-gcrypt": (268, "typedef struct rows over the names-level budget"),
     "unseen-c-sqlite3": (399, "a 13,000-line header: typedefs under #ifdef past the names budget"),
-    "unseen-json-iso-3166-1": (22, "a key 86 of 249 items have counts as common, not anomalous"),
-    "unseen-json-iso-639-2": (38, "a key 184 of 487 items have counts as common, not anomalous"),
     "unseen-man-less": (87, "-Pm, -PM, -x9,17…: options named at the start of description "
                             "sentences under -P/-x, not option lines of their own"),
     "unseen-toml-rustup-channel": (14, "thousands of sibling [pkg.X.target.Y] tables: only "

@@ -281,3 +281,21 @@ def test_a_table_with_a_kept_redraw_line_is_declined_not_raised():
     crush = [r for r in res.trace.records if r["node"] == "crush"]
     assert crush and all(r["decision"] != "failed" for r in crush)
     assert "Error: disk I/O error\r 50%\n" in res.output.decode()
+
+
+def test_json_sparse_key_names_every_item_carrying_it_once():
+    """A key in a third of the objects is no anomaly (the sample does not keep those items),
+    yet which items carry it is a fact: the summary names them all (by their name key, long
+    names too) exactly once, with the exact count; a key every object has is not listed, and
+    the names are input lexemes."""
+    items = [{"code": f"c{i:03d}", "name": f"Item number {i} " + "of a long catalogue " * (i % 5)}
+             | ({"extra": i} if i % 3 == 0 else {}) for i in range(300)]
+    text = json.dumps({"items": items}, indent=4)
+    out = crush_json.run(initial_payload(text.encode()), {"max_ratio": 0.9, "max_bytes": 1 << 24}, Ctx())
+    assert out is not None
+    view = "\n".join(out.payload.lines)
+    carrying = [json.dumps(x["name"]) for x in items if "extra" in x]
+    line = next(ln for ln in view.splitlines() if '"extra" present (100): ' in ln)
+    assert line.split('"extra" present (100): ', 1)[1].split(";")[0].rstrip("]") == ", ".join(carrying)
+    assert '"code" present' not in view and '"code" absent' not in view
+    assert sum(view.count(n) for n in carrying) < 2 * len(carrying) + 1  # listed once, not per level

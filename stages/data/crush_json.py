@@ -212,7 +212,7 @@ class Renderer:
                 if n >= 3 and all(isinstance(v, jt.Obj) for v in values) else None
             self.cache[key] = (rows, anomaly.find(rows if rows is not None else
                                                   [{"value": _cell(v, memo)} for v in values]),
-                               _ident(rows), _ident(rows, NAME_CHARS))
+                               _ident(rows), _ident(rows, NAME_CHARS, False) or _ident(rows))
         rows, found, ident, named = self.cache[key]
         odd = anomaly.ranked(found, self.anomalies)
         head = max(self.cap(node) - 1, 1)
@@ -300,19 +300,20 @@ _LEXEME = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NAMES = ('"name"', '"id"', '"key"', '"title"', '"path"', '"filename"', '"package"', '"slug"')
 
 
-def _ident(rows: "list[dict] | None", longest: int = 62) -> str | None:
-    """The first column that names every object (distinct scalars of at most ``longest`` chars;
-    name/id-like keys first), or ``None``."""
+def _ident(rows: "list[dict] | None", longest: int = 62, distinct: bool = True) -> str | None:
+    """The first column that names every object (scalars of at most ``longest`` chars, distinct
+    unless ``distinct`` is false, and then a name/id-like key only; name/id-like keys first), or
+    ``None``."""
     if not rows:
         return None
-    cols = sorted((c for c, cell in rows[0].items() if cell.kind in ("str", "num")),
-                  key=lambda c: not c.endswith(_NAMES))
+    cols = sorted((c for c, cell in rows[0].items() if cell.kind in ("str", "num")
+                   and (distinct or c.endswith(_NAMES))), key=lambda c: not c.endswith(_NAMES))
     for col in cols:
         texts = set()
         for r in rows:
             cell = r.get(col)
             if cell is None or cell.kind not in ("str", "num") or len(cell.text) > longest \
-                    or cell.text in texts:
+                    or distinct and cell.text in texts:
                 break
             texts.add(cell.text)
         else:

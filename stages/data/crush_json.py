@@ -8,6 +8,9 @@ verbatim prefix of one with the exact count of characters cut):
   replaced by one line with the exact count and index range not shown;
 - a schema line for sampled arrays of objects: each key with its kinds and counts, and the values of
   low-cardinality keys with their counts (``"status" num 10; 200 ×6, 201 ×2, ...``);
+- for a key that only part of a sampled array's objects carry (a sparse key, too common to be an
+  anomaly), the names of the objects on the smaller side — with it, or without it — listed once
+  in the summary while they fit the level's byte budget (``"official_name" absent (76): ...``);
 - arrays of flat objects with identical keys as a table: the keys once, then one row per object;
 - long strings cut (prose sooner than identifiers and URLs), deep containers summarised.
 Levels go from gentle to aggressive; the first that fits the graph budget wins, so the output is a

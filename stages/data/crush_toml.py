@@ -8,6 +8,10 @@ line ranges (``elide.assemble``):
   and *every anomalous entry* (``anomaly.py``: a missing or rare key, a differing source or
   status, an outlier), with a schema line (keys, kinds, counts, values); an entry's sub-tables
   (``[package.dependencies]``) go with it;
+- runs of sibling tables (``[pkg.cargo.target.x]``, ``[pkg.cargo.target.y]``, … each with its
+  sub-tables) like arrays of tables: the first, the last and every anomalous one, one note with
+  the schema, the exact count and the names of the tables not shown; a later run with the same
+  table names and keys (the next package's targets) shows only its anomalous tables and says so;
 - long multi-line arrays (``dependencies = [`` … ``]``): the first lines and the closing one;
 - long sections: the first key lines.
 Table headers are found by a line scan that skips multi-line strings and arrays, and are checked

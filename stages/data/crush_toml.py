@@ -157,14 +157,11 @@ def _tables(lines, headers, bounds, doc, level, cache, plan, lo: int, hi: int, s
                 and headers[k][1][:-1] == name[:-1]:
             members.append((k, _extent(headers, k, hi)))
             k = members[-1][1]
-        # tables with sub-tables are the structure, the leaves the repetition: sampled later
-        leaves = all(b == a + 1 for a, b in members)
-        if len(members) < SIBLINGS or len(members) <= entries * (1 if leaves else BRANCHES) + 1:
+        if len(members) < SIBLINGS or len(members) <= entries + 1:
             _section(lines, plan, start + 1, bounds[i + 1], arrays, keys_cap, f"[{_label(name)}]")
             i += 1
             continue
-        keep = _siblings(plan, doc, headers, bounds, members, level if leaves else
-                         (entries * BRANCHES,) + level[1:], cache, seen)
+        keep = _siblings(plan, doc, headers, bounds, members, level, cache, seen)
         for m in keep:
             a, b = members[m]
             _section(lines, plan, headers[a][0] + 1, bounds[a + 1], arrays, keys_cap,
@@ -174,7 +171,6 @@ def _tables(lines, headers, bounds, doc, level, cache, plan, lo: int, hi: int, s
 
 
 SIBLINGS = 4  # sibling tables sampled like an array of tables from this many on
-BRANCHES = 1  # sibling tables with sub-tables keep this many times more of them than leaves
 
 
 def _siblings(plan, doc, headers, bounds, members: list, level, cache, seen: dict) -> list[int]:

@@ -101,7 +101,6 @@ UNSEEN_LEADS = {
     # that nothing gets worse unnoticed.
     "unseen-app-log-traceback": (11, "an ERROR line folded under the same template as a kept one "
                                      "(request id and version differ)"),
-    "unseen-dpkg-l": (10, "a middle row of a 2,000-row dpkg -l over the listing budget"),
     "unseen-git-blame-version": (4, "the last row of a long blame"),
     "unseen-git-diff-worktree": (3, "content lines of the diff that contain the word error"),
     "unseen-nginx-access-timed": (9, "a 502 row differing from a kept one only in its numbers"),

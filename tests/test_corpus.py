@@ -105,6 +105,8 @@ UNSEEN_LEADS = {
     "unseen-git-diff-worktree": (3, "content lines of the diff that contain the word error"),
     "unseen-nginx-access-timed": (9, "a 502 row differing from a kept one only in its numbers"),
     "unseen-nginx-error-upstream": (7, "a rate-limit [error] line folded with a kept one"),
+    "unseen-grep-rn-def-dask": (3, "named defs (compute, from_array) among 9,000 matches in 300 files"),
+    "unseen-ls-la-lib-multiarch": (9, "named rows (libssl.so) of a 1,100-row ls -la by name only"),
     "unseen-rg-def-pylib": (10, "a named file's second def, among hundreds of files' first ones"),
     "unseen-rg-import-pylib": (7, "a named file's second import, among hundreds of files' first ones"),
     "unseen-c-gcrypt": (268, "typedef struct rows over the names-level budget"),

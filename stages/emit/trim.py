@@ -45,9 +45,9 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     if n <= max_lines and payload.tokens() <= max_tokens:
         return None
     crit = sum(1 for o in payload.origin if o >= 0 and payload.tiers[o] == CRITICAL)
-    room = max(max_lines - crit - (2 * MIDDLE + 1), 4)   # (the middle's lines are over the room)
+    room = max(max_lines - crit, 4)
     head = max(int(room * params["head_share"]), 2)
-    tail = max(room - head, 2)
+    tail = max(room - head - (2 * MIDDLE + 1), 2)   # the middle's lines come out of the tail's share
     while True:
         keep = _select(payload, head, tail)
         view = payload.select(keep)

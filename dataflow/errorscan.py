@@ -228,9 +228,13 @@ def critical_flags(payload: Payload) -> list[bool]:
     tiers, lines = payload.tiers, payload.lines
     if not payload.failed:
         return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
-    cands = error_candidates(lines)  # the only lines an error word can be on
-    return [o >= 0 and (tiers[o] == CRITICAL or ((cands is None or cands[i] != 0) and is_error_line(line)))
-            for i, (line, o) in enumerate(zip(lines, payload.origin))]
+    # whether a line names an error depends on its text alone: each distinct line is scanned once
+    # (a view repeats lines: test rows, frames, log bodies)
+    uniq = list(dict.fromkeys(lines))
+    cands = error_candidates(uniq)  # the only lines an error word can be on
+    errs = {line for line in (uniq if cands is None else (uniq[i] for i in ones(cands)))
+            if is_error_line(line)}
+    return [o >= 0 and (tiers[o] == CRITICAL or line in errs) for line, o in zip(lines, payload.origin)]
 
 
 def error_indices(source: "tuple[str, ...] | list[str]") -> list[int]:

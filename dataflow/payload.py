@@ -93,7 +93,10 @@ class Payload:
         new = Payload.__new__(Payload)
         for name in Payload._FIELDS:
             setattr(new, name, changes.pop(name) if name in changes else getattr(self, name))
-        new._tokens = -1
+        # the view's estimate holds while its text does (Score sets tiers, Guard a verdict, ...)
+        same = new.trailing_newline == self.trailing_newline and (
+            new.lines is self.lines or (len(new.lines) == len(self.lines) and new.lines == self.lines))
+        new._tokens = self._tokens if same else -1
         new._memo = self._memo if new.source is self.source else {}
         if changes:
             raise TypeError(f"Payload has no field(s): {', '.join(sorted(changes))}")

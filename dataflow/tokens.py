@@ -92,7 +92,7 @@ def _estimate(text: str) -> int:
 
 def estimate_lines(lines: "list[str] | tuple[str, ...]") -> int:
     """Estimated tokens of ``lines`` joined with newlines."""
-    return estimate("\n".join(lines))
+    return estimate_joined(lines)
 
 
 def estimate_joined(lines: "Sequence[str]", end: str = "") -> int:

@@ -28,7 +28,7 @@ from itertools import compress, islice
 from operator import eq
 
 from thresher.dataflow.payload import CRITICAL, SYNTHETIC
-from thresher.dataflow.tokens import estimate
+from thresher.dataflow.tokens import estimate, estimate_joined
 
 from thresher.stages.lib import jsontree as jt
 
@@ -172,7 +172,7 @@ def json_untable(lines: list[str], indent: str, colon: str = ": ") -> str | None
 # -- the stage -------------------------------------------------------------------------------
 
 def _fits(lines, budget: Budget) -> bool:
-    return len(lines) <= budget["max_lines"] and estimate("\n".join(lines)) <= budget["max_tokens"]
+    return len(lines) <= budget["max_lines"] and estimate_joined(lines) <= budget["max_tokens"]
 
 
 def _json_view(payload, params, ctx):

@@ -8,7 +8,9 @@ and never rewrites a kept line (the executor would reject it anyway).
 from __future__ import annotations
 
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.dataflow.tokens import estimate
+from itertools import compress
+
+from thresher.dataflow.tokens import estimate_joined
 
 # what a distiller must never drop is the engine's definition (a filter asks it too): re-exported
 from thresher.dataflow.errorscan import critical_flags  # noqa: F401 - re-exported
@@ -32,17 +34,21 @@ def build(payload: Payload, keep: list[bool], summaries: dict[int, str] | None =
     summaries = summaries or {}
     if all(keep) and not summaries:
         return None
-    lines, origin = [], []
-    for i, (line, o) in enumerate(zip(payload.lines, payload.origin)):
-        if i in summaries:
-            lines.append(summaries[i])
-            origin.append(SYNTHETIC)
-        if keep[i]:
-            lines.append(line)
-            origin.append(o)
-    if len(payload.lines) in summaries:
-        lines.append(summaries[len(payload.lines)])
+    # the kept lines a segment at a time (itertools.compress, in C), a summary line before the
+    # line at its index: a per-line loop cost ~0.2 s per 100k lines
+    lines: list[str] = []
+    origin: list[int] = []
+    n, prev = len(payload.lines), 0
+    if len(keep) < n:
+        raise IndexError("keep is shorter than the view")
+    for at in sorted(i for i in summaries if 0 <= i <= n):   # (as the view's line indices)
+        lines += compress(payload.lines[prev:at], keep[prev:at])
+        origin += compress(payload.origin[prev:at], keep[prev:at])
+        lines.append(summaries[at])
         origin.append(SYNTHETIC)
+        prev = at
+    lines += compress(payload.lines[prev:], keep[prev:])
+    origin += compress(payload.origin[prev:], keep[prev:])
     view = payload.with_view(lines, origin)
     return view if view.tokens() <= payload.tokens() else None
 
@@ -51,7 +57,7 @@ def over_budget(lines: list[str] | tuple[str, ...], budget: Budget) -> bool:
     """True when ``lines`` exceed the graph's line or token budget."""
     if len(lines) > budget.get("max_lines", 1 << 30):
         return True
-    return estimate("\n".join(lines)) > budget.get("max_tokens", 1 << 30)
+    return estimate_joined(lines) > budget.get("max_tokens", 1 << 30)   # (no joined copy)
 
 
 def has_flag(argv: tuple[str, ...] | list[str], pattern: Pattern[str]) -> bool:

@@ -102,11 +102,14 @@ UNSEEN_LEADS = {
     "unseen-app-log-traceback": (11, "an ERROR line folded under the same template as a kept one "
                                      "(request id and version differ)"),
     "unseen-dpkg-l": (10, "a middle row of a 2,000-row dpkg -l over the listing budget"),
-    "unseen-git-blame-version": (4, "the last row of a long blame"),
+    "unseen-git-blame-attrs": (2, "the middle row and a row naming an error of a 3,000-row blame "
+                               "(the first and last rows stay)"),
     "unseen-git-diff-worktree": (3, "content lines of the diff that contain the word error"),
     "unseen-grep-rn-email-http": (3, "a middle match of a water-filled search"),
-    "unseen-nginx-access-timed": (9, "a 502 row differing from a kept one only in its numbers"),
-    "unseen-nginx-error-upstream": (7, "a rate-limit [error] line folded with a kept one"),
+    "unseen-nginx-error-info": (6, "the middle [error] line, the same message as a kept one but for "
+                                "its numbers, among more errors than the errors' share holds"),
+    "unseen-nginx-error-upstream": (7, "the middle [error] line, the same message as a kept one but "
+                                    "for its numbers, among more errors than the errors' share holds"),
     "unseen-rg-def-pylib": (2, "middle matches of results over hundreds of files"),
     "unseen-rg-import-pylib": (4, "middle matches of results over hundreds of files"),
     "unseen-c-gcrypt": (268, "typedef struct rows over the names-level budget"),

@@ -298,13 +298,19 @@ def doc_cases(tmp: str) -> None:
                       ("gcc-help", "gcc --help"), ("cp-help", "cp --help"),
                       ("sed-help", "sed --help")):
         out, _, _ = run(cmd)
-        facts = [ln.strip() for ln in out.split("\n") if re.match(r"^[A-Z][A-Z ]{2,}$", ln)]
-        for ln in out.split("\n"):
-            m = re.match(r"^\s+(--?[\w?#+.-][\w=.-]*)", ln)
-            if m:
-                facts.append(m.group(1))
         case(("man-" if cmd.startswith("man") else "help-") + tool, "man", cmd, tmp,
-             "Debian manual pages" if cmd.startswith("man") else "the tool's own help", facts)
+             "Debian manual pages" if cmd.startswith("man") else "the tool's own help",
+             man_facts(out))
+
+
+def man_facts(out: str) -> list[str]:
+    """The man / --help rule (module docstring): section headings, first option of each line."""
+    facts = [ln.strip() for ln in out.split("\n") if re.match(r"^[A-Z][A-Z ]{2,}$", ln)]
+    for ln in out.split("\n"):
+        m = re.match(r"^\s+(--?[\w?#+.-][\w=.-]*)", ln)
+        if m:
+            facts.append(m.group(1))
+    return facts
 
 
 def main() -> None:

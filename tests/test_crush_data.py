@@ -281,3 +281,69 @@ def test_a_table_with_a_kept_redraw_line_is_declined_not_raised():
     crush = [r for r in res.trace.records if r["node"] == "crush"]
     assert crush and all(r["decision"] != "failed" for r in crush)
     assert "Error: disk I/O error\r 50%\n" in res.output.decode()
+
+
+def test_json_sparse_key_names_every_item_carrying_it_once():
+    """A key in a third of the objects is no anomaly (the sample does not keep those items),
+    yet which items carry it is a fact: the summary names them all (by their name key, long
+    names too) exactly once, with the exact count; a key every object has is not listed, and
+    the names are input lexemes."""
+    items = [{"code": f"c{i:03d}", "name": f"Item number {i} " + "of a long catalogue " * (i % 5)}
+             | ({"extra": i} if i % 3 == 0 else {}) for i in range(300)]
+    text = json.dumps({"items": items}, indent=4)
+    out = crush_json.run(initial_payload(text.encode()), {"max_ratio": 0.9, "max_bytes": 1 << 24}, Ctx())
+    assert out is not None
+    view = "\n".join(out.payload.lines)
+    carrying = [json.dumps(x["name"]) for x in items if "extra" in x]
+    line = next(ln for ln in view.splitlines() if '"extra" present (100): ' in ln)
+    assert line.split('"extra" present (100): ', 1)[1].split(";")[0].rstrip("]") == ", ".join(carrying)
+    assert '"code" present' not in view and '"code" absent' not in view
+    assert sum(view.count(n) for n in carrying) < 2 * len(carrying) + 1  # listed once, not per level
+
+
+def _manifest(pkgs: dict[str, set[int]], targets: int) -> str:
+    """A channel-manifest-like TOML: ``[pkg.P]`` then one ``[pkg.P.target.tK]`` per target,
+    unavailable (no url) for the targets in ``pkgs[P]``."""
+    out = ['manifest-version = "2"', ""]
+    for p, off in pkgs.items():
+        out += [f"[pkg.{p}]", f'version = "1.{len(p)}.0"', ""]
+        for k in range(targets):
+            out.append(f"[pkg.{p}.target.t{k:02d}-unknown-linux]")
+            out += ["available = false"] if k in off else \
+                ["available = true", f'url = "https://example.org/{p}/t{k:02d}.tar.xz"',
+                 f'hash = "{(p * 64)[:32]}{k:032d}"']
+            out.append("")
+    return "\n".join(out)
+
+
+def test_toml_sibling_tables_are_sampled_like_an_array_of_tables():
+    """Runs of sibling tables (``[pkg.a.target.x]``, ``[pkg.a.target.y]``, …) are sampled like an
+    array of tables: the view fits the budget without a trim, parses, is the source's own lines
+    in order, and every line left out lies in a range a summary line names; the summary gives
+    the exact count and names every table not shown; a later run with the same table names and
+    keys is said once and shows only its anomalous table."""
+    import tomllib
+    text = _manifest({"alpha": set(), "beta": {7}, "gamma": set()}, 40)
+    p = initial_payload(text.encode())
+    out = crush_toml.run(p, {"max_ratio": 0.9, "max_bytes": 1 << 24}, Ctx())
+    assert out is not None
+    lines, origin = list(out.lines), list(out.origin)
+    assert len(lines) <= 400 and estimate("\n".join(lines)) <= 4000
+    shown = [o for o in origin if o >= 0]
+    assert shown == sorted(shown)
+    doc = tomllib.loads("\n".join(p.source[o] for o in shown))
+    summary = [ln for ln, o in zip(lines, origin) if o < 0][1:]
+    named, kept = named_source_lines(summary), set(shown)
+    assert all(k in kept or k in named or not p.source[k].strip() for k in range(len(p.source)))
+    head = next(s for s in summary if s.startswith("[thresher: [pkg.alpha.target.*]: 40 tables, "))
+    gone = [t for t in tomllib.loads(text)["pkg"]["alpha"]["target"]
+            if t not in doc["pkg"]["alpha"]["target"]]
+    assert gone and all(t in head for t in gone)
+    beta = next(s for s in summary if s.startswith("[thresher: [pkg.beta.target.*]: 40 tables"))
+    assert "anomalous" in beta  # the unavailable target: its table is the one shown
+    assert list(doc["pkg"]["beta"]["target"]) == ["t07-unknown-linux"]
+    gamma = next(s for s in summary if s.startswith("[thresher: [pkg.gamma.target.*]: 40 tables"))
+    assert "the same table names and keys as [pkg.alpha.target.*]" in gamma
+    assert set(doc["pkg"]) == {"alpha", "beta", "gamma"}  # packages (few siblings) all kept
+    again = crush_toml.run(initial_payload(text.encode()), {"max_ratio": 0.9, "max_bytes": 1 << 24}, Ctx())
+    assert again is not None and list(again.lines) == lines  # deterministic

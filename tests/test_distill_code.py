@@ -20,8 +20,9 @@ from thresher.stages.lib import code_langs
 from thresher.stages.lib import outline as outline_lib
 from thresher.stages.documents import code_outline
 from thresher.dataflow.markers import elided
+from thresher.dataflow.tokens import estimate
 
-from .conftest import fixture_case
+from .conftest import fixture_case, seen_by_agent
 
 PARAMS = {"min_lines": 200, "min_tokens": 3000, "language": None, "min_saving": 0.2}
 BUDGET = {"max_lines": 500, "max_tokens": 10000}
@@ -263,6 +264,49 @@ def test_names_level_keeps_one_row_typedefs():
     assert "    int flags);" not in names
 
 
+TYPEDEFS_SRC = ("#ifdef BIG\n  typedef long long int big_t;\n#else\n  typedef long big_t;\n#endif\n"
+                "typedef struct pair {\n  int a;\n  int b;\n} pair_t, *pair_p;\n"
+                "typedef enum {\n  LOW,\n  HIGH\n}\nlevel_t;\n"
+                "typedef int (*check_fn) (void *arg, int mode,\n    unsigned int flags);\n"
+                "struct info {\n  int n;\n  struct inner {\n    int op;\n  } *aInner;\n};\n"
+                "int open_pair(pair_t *p);\n")
+
+
+@pytest.mark.parametrize("level", [outline_lib.OUTLINE, outline_lib.SIGNATURES, outline_lib.NAMES])
+def test_every_typedef_name_is_a_definition_at_every_level(level):
+    """A typedef declares the API like a prototype (issue 16 §6): the row of every name it gives
+    (``} pair_t, *pair_p;`` after a body, ``level_t;`` on its own row, the first row of a
+    function-pointer typedef, those under ``#ifdef``/``#else``) is shown and recorded as a
+    definition at each level, so it is a critical row when the names alone are over the budget;
+    a named struct nested in a struct keeps its name row where members are elided."""
+    lang = code_langs.load("c")
+    assert lang is not None
+    lines = TYPEDEFS_SRC.split("\n")
+    tree = outline_lib.parse(lang, TYPEDEFS_SRC)
+    assert tree is not None
+    o = outline_lib.outline(lang, tree, lines, level)
+    names = {name for _, name in o.defs}
+    assert {"big_t", "pair_t", "pair_p", "level_t", "check_fn", "inner", "open_pair"} <= names
+    rows = {row for row, _ in o.defs}
+    for text in ("  typedef long long int big_t;", "  typedef long big_t;", "} pair_t, *pair_p;",
+                 "level_t;", "typedef int (*check_fn) (void *arg, int mode,", "  struct inner {"):
+        assert lines.index(text) in rows and o.shown[lines.index(text)], (level, text)
+    if level == outline_lib.NAMES:
+        assert not o.shown[lines.index("    unsigned int flags);")]
+        assert not o.shown[lines.index("    int op;")] and not o.shown[lines.index("  LOW,")]
+
+
+@pytest.mark.parametrize("cid", ["unseen-c-gcrypt", "unseen-c-sqlite3"])
+def test_headers_over_the_names_budget_keep_every_typedef(cid):
+    """gcrypt.h (268 -> 276 of 276 ctags heads) and the 13,000-line sqlite3.h (399 -> 414 of
+    414): even their names level is over the budget, and the typedef rows are among the
+    critical rows the trim keeps."""
+    case = fixture_case(cid)
+    seen = seen_by_agent(case)
+    assert [f for f in case["must_keep"] if f not in seen] == []
+    assert estimate(seen) < 0.4 * estimate(case["stdout"])
+
+
 def test_go_type_group_members_are_definitions():
     """``type ( A interface {...}; B struct {...} )``: each spec is outlined on its own (the
     group was one definition whose body was its first spec, so B vanished below the outline
@@ -277,3 +321,21 @@ def test_go_type_group_members_are_definitions():
     case = fixture_case("unseen-go-gen-rulegen")
     res = compress(case["stdout"], command=case["command"], exit_code=0)
     assert [f for f in case["must_keep"] if f not in res.text] == []
+
+
+def test_typedefs_the_parser_only_guessed_at_keep_their_first_row():
+    """A macro-made typedef (pkcs11t.h's ``typedef CK_CALLBACK_FUNCTION(CK_RV, CK_NOTIFY)(``) and
+    one an ``#ifdef`` cuts in two (Xlib.h's ``typedef struct _XGC``) parse with errors: the row
+    starting each is still a definition row (pkcs11t.h 315 -> 320 of 320 ctags heads)."""
+    src = ("typedef CK_CALLBACK_FUNCTION(CK_RV, CK_NOTIFY)(\n    CK_SESSION_HANDLE hSession,\n"
+           "    CK_NOTIFICATION event);\nint f(int x);\ntypedef struct _XGC\n#ifdef ILLEGAL\n{\n"
+           "  int gid;\n}\n#endif\n*GC;\nint g(int y);\n")
+    lang = code_langs.load("c")
+    assert lang is not None
+    lines = src.split("\n")
+    tree = outline_lib.parse(lang, src)
+    assert tree is not None
+    o = outline_lib.outline(lang, tree, lines, outline_lib.NAMES)
+    rows = {row for row, _ in o.defs}
+    for text in ("typedef CK_CALLBACK_FUNCTION(CK_RV, CK_NOTIFY)(", "typedef struct _XGC"):
+        assert lines.index(text) in rows and o.shown[lines.index(text)], text

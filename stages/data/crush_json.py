@@ -8,6 +8,9 @@ verbatim prefix of one with the exact count of characters cut):
   replaced by one line with the exact count and index range not shown;
 - a schema line for sampled arrays of objects: each key with its kinds and counts, and the values of
   low-cardinality keys with their counts (``"status" num 10; 200 ×6, 201 ×2, ...``);
+- for a key that only part of a sampled array's objects carry (a sparse key, too common to be an
+  anomaly), the names of the objects on the smaller side — with it, or without it — listed once
+  in the summary while they fit the level's byte budget (``"official_name" absent (76): ...``);
 - arrays of flat objects with identical keys as a table: the keys once, then one row per object;
 - long strings cut (prose sooner than identifiers and URLs), deep containers summarised.
 Levels go from gentle to aggressive; the first that fits the graph budget wins, so the output is a
@@ -36,11 +39,12 @@ if TYPE_CHECKING:
     from thresher.dataflow.payload import Payload
 
 # items per array, chars of prose strings, chars of other strings, depth, anomalies kept per array,
-# keys per object (objects are records more often than maps: they keep more members than arrays)
 # Strings without spaces (ids, URLs, paths, versions) are facts and are cut late, prose early.
-LEVELS = ((50, 400, 300, 16, 60, 200), (20, 200, 240, 10, 40, 100), (10, 120, 200, 8, 30, 60),
-          (6, 80, 200, 6, 20, 40), (3, 60, 160, 5, 12, 25), (2, 40, 160, 4, 8, 15),
-          (1, 30, 120, 3, 5, 10))
+# keys per object (objects are records more often than maps: they keep more members than arrays),
+# chars of the item names listed per sparse key (see :func:`_sparse`)
+LEVELS = ((50, 400, 300, 16, 60, 200, 6000), (20, 200, 240, 10, 40, 100, 4000),
+          (10, 120, 200, 8, 30, 60, 3000), (6, 80, 200, 6, 20, 40, 2000), (3, 60, 160, 5, 12, 25, 1200),
+          (2, 40, 160, 4, 8, 15, 600), (1, 30, 120, 3, 5, 10, 300))
 GENTLE = 2
 INLINE = 100
 IND = " "
@@ -78,6 +82,7 @@ def _row(node, memo: dict) -> dict:
 
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+NAME_CHARS = 200  # longest name listed for the items carrying a sparse key (the listing has a budget)
 MAX_NOTES = 40   # summary lines about elided members (groups past it are counted in one line)
 LEAD = "[thresher: a JSON sample (it parses): members not shown are left out, cut strings end in …; by path:]"
 
@@ -109,7 +114,7 @@ class Renderer:
     Anomaly analyses are cached across levels by the caller."""
 
     def __init__(self, level: tuple, cache: dict) -> None:
-        self.items, self.prose, self.ident, self.depth, self.anomalies, self.keys = level
+        self.items, self.prose, self.ident, self.depth, self.anomalies, self.keys, self.sparse = level
         self.cache = cache
         self.notes: dict[tuple, list] = {}
 
@@ -210,8 +215,8 @@ class Renderer:
                 if n >= 3 and all(isinstance(v, jt.Obj) for v in values) else None
             self.cache[key] = (rows, anomaly.find(rows if rows is not None else
                                                   [{"value": _cell(v, memo)} for v in values]),
-                               _ident(rows))
-        rows, found, ident = self.cache[key]
+                               _ident(rows), _ident(rows, NAME_CHARS, False) or _ident(rows))
+        rows, found, ident, named = self.cache[key]
         odd = anomaly.ranked(found, self.anomalies)
         head = max(self.cap(node) - 1, 1)
         keep = sorted(set(range(head)) | {n - 1} | set(odd))
@@ -224,7 +229,8 @@ class Renderer:
             table = self.table(values)
             self.note("items", where[1], where[0], n, keep, (len(found), len(set(found) & set(keep))),
                       self.schema(rows) if rows is not None else "",
-                      ",".join(table) if table is not None else "", _unshown(rows, keep, ident))
+                      ",".join(table) if table is not None else "", _unshown(rows, keep, ident),
+                      _sparse(rows, keep, named, self.sparse))
         return keep
 
     def schema(self, rows: list[dict]) -> str:
@@ -259,13 +265,14 @@ class Renderer:
         m = len(recs)
         if kind == "items":
             if m == 1:
-                path, n, keep, odd, schema, table, unshown = recs[0]
+                path, n, keep, odd, schema, table, unshown, sparse = recs[0]
                 parts = [f"{path}: {n} {'objects' if schema else 'items'}, {len(keep)} shown ({_ranges(keep)})"]
                 if odd[0]:
                     parts.append(f"{odd[0]} anomalous, " + ("all shown" if odd[1] == odd[0] else f"{odd[1]} shown"))
                 parts += [schema] if schema else []
                 parts += [f"rows are the values of {table}"] if table else []
                 parts += [unshown] if unshown else []
+                parts += sparse
                 return f"[thresher: {'; '.join(parts)}]"
             n, k = sum(r[1] for r in recs), sum(len(r[2]) for r in recs)
             return f"[thresher: {gpath} ({m} arrays): {n} items, {k} shown]"
@@ -296,19 +303,20 @@ _LEXEME = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NAMES = ('"name"', '"id"', '"key"', '"title"', '"path"', '"filename"', '"package"', '"slug"')
 
 
-def _ident(rows: "list[dict] | None") -> str | None:
-    """The first column that names every object (distinct short scalars; name/id-like keys
-    first), or ``None``."""
+def _ident(rows: "list[dict] | None", longest: int = 62, distinct: bool = True) -> str | None:
+    """The first column that names every object (scalars of at most ``longest`` chars, distinct
+    unless ``distinct`` is false, and then a name/id-like key only; name/id-like keys first), or
+    ``None``."""
     if not rows:
         return None
-    cols = sorted((c for c, cell in rows[0].items() if cell.kind in ("str", "num")),
-                  key=lambda c: not c.endswith(_NAMES))
+    cols = sorted((c for c, cell in rows[0].items() if cell.kind in ("str", "num")
+                   and (distinct or c.endswith(_NAMES))), key=lambda c: not c.endswith(_NAMES))
     for col in cols:
         texts = set()
         for r in rows:
             cell = r.get(col)
-            if cell is None or cell.kind not in ("str", "num") or len(cell.text) > 62 \
-                    or cell.text in texts:
+            if cell is None or cell.kind not in ("str", "num") or len(cell.text) > longest \
+                    or distinct and cell.text in texts:
                 break
             texts.add(cell.text)
         else:
@@ -328,6 +336,33 @@ def _unshown(rows: "list[dict] | None", keep: list[int], col: "str | None", limi
     for k in _LEXEME.findall(col):
         path = _key(path, k)
     return f"not shown ({path}): {names}" if len(names) <= limit else ""
+
+
+def _sparse(rows: "list[dict] | None", keep: list[int], col: "str | None", limit: int) -> list[str]:
+    """``"official_name" absent (76): "Aruba", "Anguilla"`` — for every top-level key that only
+    part of the objects carry, the names (column ``col``, else the indices) of the smaller part:
+    the objects with the key, or those without it — when the sample does not already show all of
+    them and the names fit ``limit`` characters (keys in first-seen order, until ``limit`` is
+    spent). A key in a third of the items is not an anomaly, yet which items carry it is a fact."""
+    if not rows:
+        return []
+    n, kept, out = len(rows), set(keep), []
+    for key in anomaly.columns(rows):
+        if '"."' in key:
+            continue
+        have = [i for i, r in enumerate(rows) if key in r]
+        if len(have) == n:
+            continue
+        part, what = (have, "present") if 2 * len(have) <= n else \
+            ([i for i in range(n) if key not in rows[i]], "absent")
+        if kept.issuperset(part):
+            continue
+        names = ", ".join(rows[i][col].text for i in part) if col is not None else _ranges(part)
+        if len(names) > limit:
+            continue
+        limit -= len(names)
+        out.append(f"{key} {what} ({len(part)}): {names}")
+    return out
 
 
 def render(root, level: tuple, cache: dict) -> list[str]:

@@ -8,6 +8,10 @@ line ranges (``elide.assemble``):
   and *every anomalous entry* (``anomaly.py``: a missing or rare key, a differing source or
   status, an outlier), with a schema line (keys, kinds, counts, values); an entry's sub-tables
   (``[package.dependencies]``) go with it;
+- runs of sibling tables (``[pkg.cargo.target.x]``, ``[pkg.cargo.target.y]``, … each with its
+  sub-tables) like arrays of tables: the first, the last and every anomalous one, one note with
+  the schema, the exact count and the names of the tables not shown; a later run with the same
+  table names and keys (the next package's targets) shows only its anomalous tables and says so;
 - long multi-line arrays (``dependencies = [`` … ``]``): the first lines and the closing one;
 - long sections: the first key lines.
 Table headers are found by a line scan that skips multi-line strings and arrays, and are checked
@@ -112,29 +116,100 @@ def _row(entry) -> dict:
 
 def _plan(lines, headers, doc, level, cache) -> elide.Plan:
     """The drops of one level, each noted by table."""
-    entries, arrays, keys_cap, cap = level
     plan = elide.Plan()
     bounds = [h[0] for h in headers] + [len(lines)]
-    i = 0
-    while i < len(headers):
+    _tables(lines, headers, bounds, doc, level, cache, plan, 0, len(headers), {})
+    first = bounds[0] if headers else len(lines)
+    _section(lines, plan, 0, first, level[1], level[2], "(top level)")
+    return plan
+
+
+def _extent(headers, i: int, hi: int) -> int:
+    """The index past the last header of table ``i``'s sub-tables (headers ``i..hi-1`` only)."""
+    name, j = headers[i][1], i + 1
+    while j < hi and len(headers[j][1]) > len(name) and headers[j][1][:len(name)] == name:
+        j += 1
+    return j
+
+
+def _tables(lines, headers, bounds, doc, level, cache, plan, lo: int, hi: int, seen: dict) -> None:
+    """Plan the tables of headers ``lo..hi-1``: arrays of tables and runs of sibling tables
+    (``[pkg.a.target.x]``, ``[pkg.a.target.y]``, … with their sub-tables) are sampled; the
+    sections of the tables shown are cut (:func:`_section`)."""
+    entries, arrays, keys_cap, _ = level
+    i = lo
+    while i < hi:
         start, name, is_array = headers[i]
-        if not is_array:
+        if is_array:
+            group = [i]  # the entries of this array of tables, each with its sub-tables
+            j = i + 1
+            while j < hi and headers[j][1][:len(name)] == name:
+                if headers[j][1] == name and headers[j][2]:
+                    group.append(j)
+                j += 1
+            starts = [headers[g][0] for g in group]
+            ends = starts[1:] + [bounds[j]]
+            _entries(lines, plan, doc, name, starts, ends, level, cache)
+            i = j
+            continue
+        members, k = [], i  # sibling tables: one parent, each with its sub-tables
+        while k < hi and not headers[k][2] and len(headers[k][1]) == len(name) \
+                and headers[k][1][:-1] == name[:-1]:
+            members.append((k, _extent(headers, k, hi)))
+            k = members[-1][1]
+        if len(members) < SIBLINGS or len(members) <= entries + 1:
             _section(lines, plan, start + 1, bounds[i + 1], arrays, keys_cap, f"[{_label(name)}]")
             i += 1
             continue
-        group = [i]  # the entries of this array of tables, each with its sub-tables
-        j = i + 1
-        while j < len(headers) and headers[j][1][:len(name)] == name:
-            if headers[j][1] == name and headers[j][2]:
-                group.append(j)
-            j += 1
-        starts = [headers[g][0] for g in group]
-        ends = starts[1:] + [bounds[j]]
-        _entries(lines, plan, doc, name, starts, ends, level, cache)
-        i = j
-    first = bounds[0] if headers else len(lines)
-    _section(lines, plan, 0, first, arrays, keys_cap, "(top level)")
-    return plan
+        keep = _siblings(plan, doc, headers, bounds, members, level, cache, seen)
+        for m in keep:
+            a, b = members[m]
+            _section(lines, plan, headers[a][0] + 1, bounds[a + 1], arrays, keys_cap,
+                     f"[{_label(headers[a][1])}]")
+            _tables(lines, headers, bounds, doc, level, cache, plan, a + 1, b, seen)
+        i = k
+
+
+SIBLINGS = 4  # sibling tables sampled like an array of tables from this many on
+
+
+def _siblings(plan, doc, headers, bounds, members: list, level, cache, seen: dict) -> list[int]:
+    """Sample a run of sibling tables like an array of tables: the first ones, the last, every
+    anomalous one; one note with the schema of their keys and the keys of the tables not shown
+    (said once when another run left out the same ones). Returns the member indices kept."""
+    entries, _, _, cap = level
+    n, parent = len(members), headers[members[0][0]][1][:-1]
+    label = f"[{_label(parent)}.*]"
+    key = ("siblings", headers[members[0][0]][0])
+    if key not in cache:
+        rows = [_row(_lookup(doc, headers[a][1])) for a, _ in members]
+        cache[key] = rows, anomaly.find(rows)
+    rows, found = cache[key]
+    names = ", ".join(_label(headers[a][1][-1:]) for a, _ in members)
+    shape = (names, tuple(anomaly.columns(rows)))
+    like = seen.get(shape)
+    # a run with the table names and keys of one shown before: only its anomalous tables
+    keep = anomaly.ranked(found, cap) if like else elide.sample(n, entries, found, cap)
+    parts = [f"{label}: {n} tables, {len(keep)} shown" + (f" ({', '.join(spans(keep, prefix='#'))})"
+                                                           if keep else "")]
+    if found:
+        parts.append(f"{len(found)} anomalous, {len(set(found) & set(keep))} shown")
+    if like:
+        parts.append(f"the same table names and keys as {like}")
+    else:
+        seen[shape] = label
+        parts.append("keys: " + " | ".join(f"{c} {anomaly.profile(rows, c)}"
+                                           for c in anomaly.columns(rows)))
+        gone = ", ".join(_label(headers[members[m][0]][1][-1:]) for m in range(n) if m not in set(keep))
+        if gone in seen:
+            parts.append(f"not shown: the same {n - len(keep)} as {seen[gone]}")
+        elif len(gone) <= 1200:
+            seen[gone] = label
+            parts.append(f"not shown: {gone}")
+    held = plan.note("; ".join(parts))
+    for a, b in elide.gaps(keep, n):
+        plan.drop(headers[members[a][0]][0], bounds[members[b][1]], held)
+    return keep
 
 
 def _entries(lines, plan, doc, name: tuple, starts: list, ends: list, level, cache) -> None:

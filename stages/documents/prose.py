@@ -2,7 +2,8 @@
 
 Keeps byte-exact: heading lines (markdown headings, or the column-0 section titles of a manual page
 whose body is indented), definition terms (option lines such as ``  -t     sort by time``; with
-``every_term`` all of them whatever the line budget, else while they fit), then
+``every_term`` all of them whatever the line budget, else while they fit; with it, also the
+description lines an option-like token leads under an option, ``option_leads``), then
 the best remaining lines by prose scoring (``ranking.py``: BM25 against the command's words and the
 headings, position, salience, near-duplicates skipped) within ``keep_share`` of the tokens and the
 budget. Everything else is elided with exact ranges. Whole lines are chosen, so code, URLs, paths,
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from thresher.dataflow.payload import CRITICAL
 from thresher.dataflow.tokens import estimate
 
 from thresher.stages.lib import markdown_doc
@@ -42,6 +44,30 @@ OPTION = (r'^[ \t]{0,12}(?:--?|\+)(?:[\w?@#:!%^*./~+"][^\s,=\[]*(?:[ ,=\[]|$)|(?
           r"|^[ \t]{13,16}--?[\w?@#][\w-]*(?:[ \t]{2,}\S| [\w<>\[\]=.-]+$|$)")
 """An option line (graphs/man.default.yaml marks these critical with the same pattern)."""
 TERM_RE = re.compile(OPTION + r"|^[ \t]{1,12}[A-Z][A-Z0-9_]{2,}(?:[ ,=\[]|$)")
+_OPTION_RE = re.compile(OPTION)
+_LEADING_OPTION = re.compile(r"^([ \t]+)--?[\w?@#+=][^\s,]*")
+"""An indented line led by an option-like token (``-Pm changes the medium prompt.``)."""
+
+
+def option_leads(lines) -> list[int]:
+    """Rows of description lines, under an entry, that an option-like token leads: the
+    sub-options an option lists (less's ``-Pm``/``-PM`` under ``-P``), its examples (``-x9,17
+    will set tabs ...``) and the flags a command's entry explains (tmux's ``-a is given, ...``
+    under ``kill-session [-aC]``) name options as much as a term line does. "Under" is
+    structural: deeper than the entry's head (an option line, or the indented line a deeper block
+    follows), with no line at or left of that head's column in between; lines at the head's own
+    depth (shallow option-led lines are option lines already) and column-0 titles are not."""
+    rows, col = [], -1
+    for r, line in enumerate(lines):
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        if col >= 0 and indent > col:
+            if not _OPTION_RE.match(line) and _LEADING_OPTION.match(line):
+                rows.append(r)  # (a deeper option line is nested in the open entry: the entry
+            continue            # stays, or its column would end it at its siblings' rows)
+        col = indent if indent or _OPTION_RE.match(line) else -1
+    return rows
 
 
 def looks_like_prose(lines, share: float) -> bool:
@@ -83,6 +109,9 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
             if TERM_RE.match(line) and (params["every_term"] or 2 * count + 2 <= max_lines):
                 shown[r] = True
                 count += 1
+    leads_opt = option_leads(lines) if params["terms"] and params["every_term"] else []
+    for r in leads_opt:
+        shown[r] = True
     texts = {r: line for r, line in enumerate(lines) if line.strip() and not shown[r]}
     leads = {r + 1 for r in heads} | {r + 1 for r in range(len(lines)) if not lines[r].strip()}
     query = query_words(payload.command) + [w for r in sorted(heads) for w in ranking.words(lines[r])]
@@ -95,4 +124,8 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     view = elide(payload, shown, ctx.handle, what="extract")
     if view is None or view.tokens() > full * (1 - params["min_saving"]):
         return None
+    if leads_opt and view.tiers:  # kept by any trim after, like the option lines Score marks
+        rows = set(leads_opt)
+        view = view.evolve(tiers=tuple(CRITICAL if r in rows else t
+                                       for r, t in enumerate(view.tiers)))
     return view

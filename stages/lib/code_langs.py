@@ -6,7 +6,8 @@ namespaces), a type body (struct/interface/enum: members shown in the full outli
 signatures view — unless it is an ``api_bodies`` type: a Go interface's members are its API), a
 body-less declaration (a C prototype, a TypeScript or Rust signature: every
 row shown; ``signatures`` are always function declarations, other ``declarations`` only when they
-declare a function), a transparent wrapper (``#ifdef`` blocks: walked as if their children were at the
+declare a function), a type alias (``aliases``: a C ``typedef``, whose every declared name is a
+definition at every level, like a prototype's), a transparent wrapper (``#ifdef`` blocks: walked as if their children were at the
 enclosing level), imports, and comments. Grammar packages are imported only when a file of that
 language is outlined; node types a grammar version does not know are dropped at load time (a test
 checks that every configured type exists in the installed grammars).
@@ -40,7 +41,7 @@ _C = dict(functions=("function_definition",),
           transparent=_C_PREPROC, imports=("preproc_include",), comments=("comment",),
           declarations=("declaration", "field_declaration", "expression_statement",
                         "macro_type_specifier"), signatures=("macro_type_specifier",),
-          preprocessor=True)
+          aliases=("type_definition",), alias_keywords=("typedef",), preprocessor=True)
 
 SPECS: dict[str, tuple[str, str, dict]] = {
     "python": ("tree_sitter_python", "language", dict(
@@ -141,7 +142,7 @@ class Lang:
 
     __slots__ = ("name", "language", "functions", "containers", "types", "bodies", "transparent",
                  "imports", "comments", "docstrings", "declarations", "signatures", "preprocessor",
-                 "api_bodies", "groups")
+                 "api_bodies", "groups", "aliases", "alias_keywords")
 
     def __init__(self, name: str, language: Language, spec: dict) -> None:
         def known(key: str) -> frozenset:
@@ -155,6 +156,8 @@ class Lang:
         self.docstrings = bool(spec.get("docstrings"))
         self.declarations, self.signatures = known("declarations"), known("signatures")
         self.api_bodies, self.groups = known("api_bodies"), known("groups")
+        self.aliases = known("aliases")
+        self.alias_keywords = frozenset(spec.get("alias_keywords", ()))  # (tokens, not node kinds)
         self.preprocessor = bool(spec.get("preprocessor"))
 
 

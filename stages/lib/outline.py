@@ -76,7 +76,12 @@ class Outline:
         if node.type == "ERROR":  # not understood: never hide what we could not parse
             self.mark(node.start_point[0], end_row(node))
             self.names_within(node)
+            if node.children and node.children[0].type in lang.alias_keywords:
+                # ``typedef struct _XGC`` cut off by an ``#ifdef`` inside it: still a typedef
+                self.defs.append((node.start_point[0], _text(node.children[0])))
             return
+        if node.type in lang.aliases:
+            self.alias_names(node)
         if node.type in lang.transparent:
             self.mark(node.start_point[0])
             self.walk(node.named_children, depth)
@@ -125,6 +130,8 @@ class Outline:
             self.mark(name.start_point[0] if name is not None else core.start_point[0])
         if lang.docstrings and self.level >= OUTLINE:
             self.docstring(body)
+        if not member and core.type in lang.types:
+            self.nested_types(body, depth + 1)
         if member:
             # ``extern "C" { ... }`` is no scope: what it holds is the file's top level (API)
             self.walk(body.named_children, depth if core.type in _NO_SCOPE else depth + 1)
@@ -178,6 +185,32 @@ class Outline:
                 self.mark(last)
         if last > first:
             self.nested(node, depth + 1)
+
+    def alias_names(self, node: Node) -> None:
+        """A type alias (C ``typedef``) declares names as much as a prototype does: the row of
+        each name it gives (``} gcry_buffer_t;`` after a struct body, the first row of
+        ``typedef int (*cb_t) (void *arg,``) is shown at every level and recorded as a
+        definition, so it survives where the names alone are over the budget."""
+        if node.has_error:  # ``typedef CK_CALLBACK_FUNCTION(CK_RV, CK_NOTIFY)(``: a macro
+            self.defs.append((node.start_point[0], _text(node.children[0])))  # the parser
+            self.mark(node.start_point[0])  # guessed at; its first row names the type
+        for decl in node.children_by_field_name("declarator"):
+            name = _declared_name(decl)
+            if name is not None and name.start_point[0] == name.end_point[0]:
+                self.defs.append((name.start_point[0], _text(name)))
+                self.mark(name.start_point[0])
+
+    def nested_types(self, body: Node, depth: int) -> None:
+        """The named types defined inside a type's body (``struct sqlite3_index_info { struct
+        sqlite3_index_constraint { ... } *aConstraint; ...}``) where its members are not shown:
+        each is a declaration of the API like its container."""
+        if self.level >= OUTLINE:
+            return  # every member row is shown already (the nested type's walked as a member)
+        for child in body.named_children:
+            kind = child.child_by_field_name("type")
+            if kind is not None and kind.type in self.lang.types \
+                    and kind.child_by_field_name("name") is not None and self.body(kind) is not None:
+                self.statement(kind, depth, [])
 
     def names_within(self, node: Node, limit: int = 20000) -> None:
         """Record the names declared in ``node``, a part that did not parse (shown whole): every
@@ -297,6 +330,23 @@ def _declares_function(node: Node, depth: int = 0) -> bool:
                 and _declares_function(child, depth + 1):
             return True
     return False
+
+
+_NAME_TYPES = frozenset(("type_identifier", "identifier", "primitive_type"))
+
+
+def _declared_name(node: Node | None, limit: int = 8) -> Node | None:
+    """The name a declarator declares (``*gcry_md_hd_t``, ``(*cb_t) (void *)``, ``t[4]``),
+    looking through pointer, function, array and parenthesised declarators."""
+    while node is not None and limit > 0:
+        if node.type in _NAME_TYPES:
+            return node
+        nxt = node.child_by_field_name("declarator")
+        if nxt is None:
+            nxt = next((c for c in node.named_children
+                        if c.type in _NAME_TYPES or c.type.endswith("declarator")), None)
+        node, limit = nxt, limit - 1
+    return None
 
 
 def closed_by_token(core: Node, body: Node) -> bool:

@@ -101,17 +101,17 @@ UNSEEN_LEADS = {
     # that nothing gets worse unnoticed.
     "unseen-app-log-traceback": (11, "an ERROR line folded under the same template as a kept one "
                                      "(request id and version differ)"),
-    "unseen-dpkg-l": (10, "a middle row of a 2,000-row dpkg -l over the listing budget"),
     "unseen-git-blame-attrs": (2, "the middle row and a row naming an error of a 3,000-row blame "
                                "(the first and last rows stay)"),
     "unseen-git-diff-worktree": (3, "content lines of the diff that contain the word error"),
-    "unseen-grep-rn-email-http": (3, "a middle match of a water-filled search"),
     "unseen-nginx-error-info": (6, "the middle [error] line, the same message as a kept one but for "
                                 "its numbers, among more errors than the errors' share holds"),
     "unseen-nginx-error-upstream": (7, "the middle [error] line, the same message as a kept one but "
                                     "for its numbers, among more errors than the errors' share holds"),
-    "unseen-rg-def-pylib": (2, "middle matches of results over hundreds of files"),
-    "unseen-rg-import-pylib": (4, "middle matches of results over hundreds of files"),
+    "unseen-grep-rn-def-dask": (3, "named defs (compute, from_array) among 9,000 matches in 300 files"),
+    "unseen-ls-la-lib-multiarch": (9, "named rows (libssl.so) of a 1,100-row ls -la by name only"),
+    "unseen-rg-def-pylib": (10, "a named file's second def, among hundreds of files' first ones"),
+    "unseen-rg-import-pylib": (7, "a named file's second import, among hundreds of files' first ones"),
     "unseen-c-xlib": (551, "'} *GC;' and '*_XPrivDisplay;' end typedefs an #ifdef cuts in two: "
                            "the parser reads them as expressions"),
     "unseen-man-top": (23, "a '-----' table rule the option-token rule counts: not an option"),

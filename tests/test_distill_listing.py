@@ -109,3 +109,18 @@ def test_small_listings_and_failures_pass_whole():
     for case_id in ("listing-tree-pygments", "listing-find-missing", "listing-ls-missing"):
         res, case = graph("listing.default", case_id)
         assert res.output == case["stdout"].encode(), case_id
+
+
+@pytest.mark.parametrize("case_id,rows_rx", [("listing-ls-la-big", r"^[-dl][rwx-]{9}"),
+                                              ("listing-find-perl-huge", r"^\S")])
+def test_a_cut_listing_keeps_rows_from_its_whole_length(case_id, rows_rx):
+    """Past the budget, the first, middle and last rows stay whole (an agent lists to find a row
+    that may be anywhere), not only the head of the listing."""
+    case = fixture_case(case_id)
+    view = stage(distill_listing, "DistillListingParams", case["stdout"], max_lines=40, max_tokens=800)
+    kept, _ = kept_and_summaries(view)
+    rows = [s for s in case["stdout"].splitlines() if re.match(rows_rx, s)]
+    assert len(kept) < len(rows)
+    n = len(rows)
+    for s in (rows[0], rows[n // 2], rows[-1]):
+        assert s in kept

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from thresher.dataflow.markers import is_clip_of
+from thresher.stages.lib.budget import NAMES_TROUBLE_RE
 from thresher.stages.listings import distill_search
 
 from .conftest import fixture_case
@@ -55,9 +56,32 @@ def test_results_over_hundreds_of_files_count_what_went_in_one_line(case_id):
     assert int(m[1]) == len(dropped)
     assert int(m[2]) == len({s.split(":", 1)[0] for s in dropped})
     path = lambda s: s.split(":", 1)[0]   # noqa: E731
-    counts = Counter(map(path, kept))
-    if max(counts.values()) > 1:   # a second match only once every file has its first
-        assert {path(s) for s in src} <= set(counts)
+    lead = set(_lead_rows(src))   # rows kept before the water-fill, wherever they are
+    counts = Counter(map(path, [s for s in kept if s not in lead]))
+    if counts and max(counts.values()) > 1:   # a second match only once every file has its first
+        assert {path(s) for s in src} <= set(counts) | {path(s) for s in lead}
+
+
+def _lead_rows(rows: list[str]) -> list[str]:
+    """The first, quarter, middle and last rows of an enumeration and its rows naming trouble."""
+    n = len(rows)
+    return [rows[k * (n - 1) // 4] for k in range(5)] + [rows[n // 2]] + [
+        s for s in rows if NAMES_TROUBLE_RE.search(s)]
+
+
+@pytest.mark.parametrize("case_id", ["unseen-rg-def-pylib", "unseen-rg-import-pylib", "unseen-grep-rn-email-http"])
+def test_a_cut_result_keeps_rows_from_its_whole_length(case_id):
+    """Over budget, the first, middle and last matches and the matches naming an error stay (an
+    agent searches to find a row that may be anywhere), not only the head of every file."""
+    res, case = graph("search.default", case_id)
+    out = output_lines(res)
+    src = case["stdout"].splitlines()
+    assert len([s for s in out if not s.startswith("[thresher:")]) < len(src)   # it was cut
+    n = len(src)
+    for s in (src[0], src[n // 4], src[n // 2], src[3 * (n - 1) // 4], src[-1]):
+        assert s in out
+    trouble = [s for s in src if NAMES_TROUBLE_RE.search(s)]
+    assert trouble and all(s in out for s in trouble[:50])
 
 
 def test_grep_count_rows_of_files_without_a_match_go_first():

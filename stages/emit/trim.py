@@ -1,8 +1,8 @@
-"""trim: when the view is still over budget, keep every critical line plus head and tail lines.
+"""trim: when the view is still over budget, keep every critical line plus head, middle and tail lines.
 
 The line budget (``max_lines``, from the graph budget unless overridden) is shared between critical
-lines, the head and the tail; the token budget then shrinks head and tail until the view fits or
-only critical lines are left. A summary line stays only with the line it summarises. Nothing is
+lines, the head and the tail (the few lines at the middle stay too); the token budget then shrinks
+head and tail until the view fits or only critical lines are left. A summary line stays only with the line it summarises. Nothing is
 written: the omitted lines are counted by the executor in the single footer.
 """
 
@@ -17,15 +17,22 @@ if TYPE_CHECKING:
     from thresher.dataflow.payload import Payload
 
 
+MIDDLE = 3
+"""Lines either side of the middle line that stay with it: the row at the middle of a long
+enumeration or log is as likely to be the one looked for as its first and last (a few either side,
+as a header of a few lines moves the middle of the rows off the middle of the output)."""
+
+
 def _select(payload, head: int, tail: int) -> list[int]:
     n, origin, tiers = len(payload.lines), payload.origin, payload.tiers
+    lo, hi = n // 2 - MIDDLE, n // 2 + MIDDLE
     keep: list[int] = []
     for i in range(n):
         o = origin[i]
         if o < 0:
             if keep and keep[-1] == i - 1:
                 keep.append(i)
-        elif i < head or i >= n - tail or tiers[o] == CRITICAL:
+        elif i < head or i >= n - tail or lo <= i <= hi or tiers[o] == CRITICAL:
             keep.append(i)
     return keep
 
@@ -40,7 +47,7 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     crit = sum(1 for o in payload.origin if o >= 0 and payload.tiers[o] == CRITICAL)
     room = max(max_lines - crit, 4)
     head = max(int(room * params["head_share"]), 2)
-    tail = max(room - head, 2)
+    tail = max(room - head - (2 * MIDDLE + 1), 2)   # the middle's lines come out of the tail's share
     while True:
         keep = _select(payload, head, tail)
         view = payload.select(keep)

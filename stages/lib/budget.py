@@ -12,6 +12,7 @@ gives a water-fill (every file keeps its first matches before any file keeps man
 
 from __future__ import annotations
 
+import re
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_not, not_
 
@@ -256,6 +257,37 @@ def round_robin(sequences: list[list[Any]]) -> list[Any]:
         depth = short
         live = [seq for seq in live if len(seq) > depth]
     return out
+
+
+NAMES_TROUBLE_RE = re.compile(r"(?i)\b(?:errors?|fatal|warnings?|crit(?:ical)?|emerg|exceptions?|traceback)\b")
+"""A row of an enumeration that names trouble (``error``, ``fatal``, ``warning``...), as a word."""
+
+ANCHORS = (0, 1, 2, 3, 4)
+"""Quarters of an enumeration whose row is kept before any other: the first, the one at each
+quarter, the middle and the last (``k * (n - 1) // 4`` and ``n // 2``)."""
+
+
+def spread(order: list[Unit], rows: Sequence[Unit], text: Callable[[Unit], str] | None = None,
+           cap: int = 0) -> list[Unit]:
+    """``order`` (a priority order over an enumeration's units) with the rows an agent may look
+    for anywhere in the list put first: the first, quarter, middle and last row of ``rows`` (the
+    rows in output order), then (with ``text``) up to ``cap`` rows naming trouble, in ``order``.
+
+    The rest keeps its order (the water-fill), so a budget cut spreads over the whole list instead
+    of losing every row past the head: the middle and the end of a long listing stay in sight."""
+    n = len(rows)
+    if not n:
+        return order
+    first = [rows[k * (n - 1) // 4] for k in ANCHORS] + [rows[n // 2]]
+    if text is not None and cap > 0:
+        first += [u for u in order if NAMES_TROUBLE_RE.search(text(u))][:cap]
+    seen: set[int] = set()
+    lead = []
+    for u in first:
+        if id(u) not in seen:
+            seen.add(id(u))
+            lead.append(u)
+    return lead + [u for u in order if id(u) not in seen]
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -9,7 +9,9 @@ The rows are the answer, so nothing goes while the listing fits the graph's budg
   first, then rows in order, round-robin across sections, one counted line per cut section;
   plain ``ls -R`` (names only, ``dir:`` headers) the same way, so no row is ever shown without
   the header of the directory it is in.
-Tool messages (``find: '/x': Permission denied``) always stay. Anything else is declined.
+Ahead of those orders (not for ``tree``, whose rows need their parents): the first, quarter, middle
+and last rows and the rows naming trouble (``error``, ``fatal``...), so a cut listing keeps rows
+from its whole length. Tool messages (``find: '/x': Permission denied``) always stay. Anything else is declined.
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ def paths_view(payload, ctx, du: bool = False):
     mandatory = set(range(len(lines))) - set(order)
     nested = any("/" in p.rstrip("/") for _, p in entries)
     group = Group(-1, _shallow_summary(len(order), "paths" if nested else "entries", nested))
-    return budget.distill(payload, ctx, mandatory, [Unit([i], group) for i in order])
+    return budget.distill(payload, ctx, mandatory, _spread([Unit([i], group) for i in order], lines, ctx))
 
 
 def ls_name(row: str) -> str:
@@ -189,7 +191,14 @@ def ls_view(payload, params, ctx):
     mandatory = set(range(len(lines))) - rows
     if len(sections) > 1 and sections[0][0] >= 0 and 2 * (len(mandatory) + len(sections)) > budget.room(ctx)[0]:
         return sections_view(payload, ctx, sections, rank)   # the headers alone would fill the view
-    return budget.distill(payload, ctx, mandatory, budget.round_robin(seqs))
+    return budget.distill(payload, ctx, mandatory, _spread(budget.round_robin(seqs), lines, ctx))
+
+
+def _spread(order: list[Unit], lines: list[str], ctx) -> list[Unit]:
+    """``order`` led by the first, middle and last rows and those naming trouble (see
+    :func:`budget.spread`): a cut listing keeps rows from its whole length, not only its head."""
+    rows = sorted(order, key=lambda u: u.lines[0])
+    return budget.spread(order, rows, lambda u: lines[u.lines[0]], budget.room(ctx)[0] // 4)
 
 
 def sections_view(payload, ctx, sections, rank=None):

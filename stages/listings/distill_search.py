@@ -7,7 +7,9 @@ Understood shapes (anything else is declined and passes on):
 - path lists (``rg --files``, ``grep -l``): handed to the path-tree order of the listing family.
 
 Matches are the answer, so the view drops context lines first, then matches water-filled across
-files (every file keeps its first matches before any file keeps many; a match on a definition line
+files, led by the rows that may be looked for anywhere: the first, quarter, middle and last matches
+and those naming trouble (``error``, ``fatal``, ``warning``...; see ``budget.spread``). The rest is
+water-filled (every file keeps its first matches before any file keeps many; a match on a definition line
 — ``def``, ``class``, ``fn``, ``func``… — ranks first in its file; a ``grep -c`` row of a file
 without a match, ``path:0``, ranks after every other). Each file that lost matches gets one line
 ``[thresher: N more matches in PATH not shown]``; with more files than half the view's lines,
@@ -189,7 +191,11 @@ def units_for(recs: list[Line], max_lines: int | None = None) -> tuple[set[int],
             continue
         ranked = sorted(idx, key=lambda i: (not DEF_RE.match(recs[i].content), i))
         seqs.append([Unit([i], group, path) for i in ranked])
-    units = budget.round_robin(seqs) + zeros
+    units = budget.round_robin(seqs)
+    rows = sorted(units, key=lambda u: u.lines[0])
+    # the first, middle and last matches and those naming trouble lead, then the water-fill
+    units = budget.spread(units, rows, lambda u: f"{recs[u.lines[0]].path}:{recs[u.lines[0]].content}",
+                          (max_lines or 0) // 4) + zeros
     ctx_group = Group(-1, lambda d: f"[thresher: {plural(sum(len(u.lines) for u in d), 'context line')} not shown]")
     block: list[int] = []
     for i, r in enumerate(recs + [Line("end")]):

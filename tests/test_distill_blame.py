@@ -21,7 +21,7 @@ from thresher.dataflow.tokens import estimate
 from thresher.stages.vcs import distill_git_blame
 from thresher.stores.archive import FileArchive
 
-from .conftest import fixture_case
+from .conftest import fixture_case, seen_by_agent
 from .distill_blame_util import expand_blame
 from .distill_util import output_lines, stage
 
@@ -110,3 +110,13 @@ def test_the_independent_oracle_accepts_the_compacted_blame(cid, tmp_path):
     bad = types.SimpleNamespace(output="\n".join(lines).encode(), emission=res.emission)
     with pytest.raises(AssertionError, match="INV-3"):
         inv.check_no_fabrication(c, bad, plan)
+
+
+@pytest.mark.parametrize("cid", ["unseen-git-blame-version", "unseen-git-blame-attrs"])
+def test_an_over_budget_blame_keeps_its_first_and_last_rows(cid):
+    """The ends of a blame say which part of the file it covers: they stay whatever their age."""
+    case = fixture_case(cid)
+    rows = case["stdout"].splitlines()
+    out = seen_by_agent(case)
+    assert len(out) < len(case["stdout"]) / 2
+    assert rows[0] in out and rows[-1] in out

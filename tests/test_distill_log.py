@@ -75,3 +75,34 @@ def test_declines_within_budget_and_without_repeats():
     varied = "\n".join(f"{a} then {b}" for a in "abcdefghijklmnop" for b in "qrstuvwxyz") + "\n"
     assert _run(varied, budget={"max_lines": 20, "max_tokens": 4000}) is None
     assert _run(distinct, budget={"max_lines": 20, "max_tokens": 4000}) is not None
+
+
+@pytest.mark.parametrize("cid", ["unseen-nginx-access-timed", "unseen-nginx-combined-status"])
+def test_each_failing_status_of_a_request_shape_keeps_a_verbatim_line(cid):
+    """An access log's status is a kind, not a number: a 502 is never folded under a 500 of the
+    same request shape and client (each (shape, status) keeps one verbatim line)."""
+    case = fixture_case(cid)
+    out = seen_by_agent(case).splitlines()
+    kinds: dict[tuple[str, str], list[str]] = {}
+    for line in case["stdout"].splitlines():
+        m = re.search(r'"([A-Z]+ \S*) HTTP/[\d.]+" ([45]\d\d) .*"([^"]*)"$', line)
+        if m:
+            kinds.setdefault((re.sub(r"\d+", "#", m[1]) + " " + m[3], m[2]), []).append(line)
+    assert len({status for _, status in kinds}) >= 3
+    for (shape, status), lines in kinds.items():
+        assert any(line in out for line in lines), (shape, status)
+
+
+@pytest.mark.parametrize("cid", ["unseen-nginx-error-upstream", "unseen-nginx-error-info"])
+def test_a_server_error_level_record_is_critical_and_each_message_keeps_an_instance(cid):
+    """nginx's ``[error]`` records are error lines whatever their words (``limiting requests``,
+    ``access forbidden``): each distinct message (ids and numbers masked) shows one verbatim."""
+    case = fixture_case(cid)
+    out = seen_by_agent(case).splitlines()
+    by_text: dict[str, list[str]] = {}
+    for line in case["stdout"].splitlines():
+        if "[error]" in line:
+            by_text.setdefault(re.sub(r"[\d.]+", "#", line), []).append(line)
+    assert len(by_text) >= 3
+    for text, lines in by_text.items():
+        assert any(line in out for line in lines), text

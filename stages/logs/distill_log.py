@@ -57,6 +57,9 @@ _SLOTS_RE = re.compile(
 CONTINUATION_RE = re.compile(r"^\s+\S|^Traceback \(most recent call last\):|^Caused by: |^\s*\.\.\. \d+ more"
                              r"|^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable)\b")
 EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b")
+# the status of an HTTP access-log line: a number that names a kind (a 502 is not a 500), so it
+# stays in the template key of a critical line (the digit-shape memo cannot tell 500 from 502)
+STATUS_RE = re.compile(r'"[A-Z]{3,7} \S* HTTP/[\d.]+" ([1-5]\d\d)\b')
 SUMMARY = "[thresher: {n} more {noun} like the entry above{last}]"
 ERRORS_SHARE = 0.5   # of the budget: room for every error entry whole
 
@@ -214,6 +217,8 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
             key = f"#{b}"   # a summary line of an earlier stage, or an error on failure: alone
         else:   # a multi-line entry (a stack trace) is also told apart by its last line
             key = shape.of_shape(first, crit[start])
+            if crit[start] and (status := STATUS_RE.search(lines[start])):
+                key += "\0" + status.group(1)
             if end - start > 1:
                 key += "\n" + shape.of_shape(last, crit[end - 1])
         groups.setdefault(key, []).append(b)

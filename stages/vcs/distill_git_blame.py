@@ -5,7 +5,8 @@ the first row of each run stays byte-exact and the rest show only ``N) code`` (t
 the input row: line number and code, byte for byte), under one declared line saying so. Definition
 rows (``def``, ``class``, ``fn``, ``func``...) always keep their whole row. Over budget the rows
 that survive longest are those definitions, then the most recently changed rows (what a blame is
-usually read for), newest first; the view keeps file order and one line counts what went.
+usually read for), newest first — after the first and last rows (where the blamed range starts
+and ends); the view keeps file order and one line counts what went.
 Porcelain (``-p``, ``--porcelain``, ``--line-porcelain``, ``--incremental``: the verbatim class)
 and anything that is not a blame with increasing line numbers is declined.
 """
@@ -87,6 +88,10 @@ def _select(payload, params, ctx, rows, costs):
     order = sorted(range(total), key=lambda i: rows[i][1], reverse=True)
     if params["definitions"]:
         order.sort(key=lambda i: not DEF_RE.match(rows[i][2]))
+    # the first and last rows before all: where the blamed range starts and ends (a blame is an
+    # enumeration of the file's lines; its ends say how much of the file it covers)
+    ends = dict.fromkeys((0, total - 1))
+    order = [*ends, *(i for i in order if i not in ends)]
     return budget.distill(payload, ctx, set(), [Unit([i], group) for i in order], costs)
 
 

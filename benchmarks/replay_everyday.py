@@ -31,6 +31,18 @@ def _rows(out: str) -> list[str]:
     return [s for s in out.splitlines() if s.strip()]
 
 
+
+def _headings(text: str) -> list[str]:
+    """A markdown file's ATX headings: `#` lines outside fenced code (a `# comment` in a shell
+    block is code, not a heading)."""
+    out, fenced = [], False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and re.match(r"#{1,6} ", line):
+            out.append(line)
+    return out
+
 SESSION = [  # (command, facts the agent needs from the raw output)
     ("git status", lambda o: [s for s in o.splitlines() if s.startswith("\t")]),
     ("git log -n 40", lambda o: [s for s in o.splitlines() if s.startswith("commit ")]
@@ -42,7 +54,7 @@ SESSION = [  # (command, facts the agent needs from the raw output)
     ("find stages tests -name '*.py'", _rows),
     ("grep -rn 'def run' stages", _rows),
     ("cat stages/budget.py", lambda o: [s for s in o.splitlines() if re.match(r"^(?:def|class) ", s)]),
-    ("cat README.md", lambda o: [s for s in o.splitlines() if s.startswith("#")]),
+    ("cat README.md", lambda o: _headings(o)),
     (f"{BIN}/pip list", _rows),
     (f"{BIN}/python -m pytest -q -p no:cacheprovider tests/test_distill_listing.py",
      lambda o: [s for s in o.splitlines() if re.search(r"\d+ passed|failed|error", s)]),
@@ -92,10 +104,15 @@ def main(out_path: str) -> None:
         t_in, t_read = count(raw_out + raw_err), count(seen + seen_err)
         missing = [f for f in facts_of(raw_out) if f not in seen]
         bounce = 0
-        m = re.search(r"thresher expand (\w+)", seen)
+        # the footer is the last line naming a handle (a README may quote `thresher expand` itself)
+        m = ([None] + list(re.finditer(r"\[thresher: [^\n]*thresher expand ([0-9a-f]{12})", seen)))[-1]
         if missing and m:
-            _, full, _ = sh(f"{THRESHER} expand {m[1]}", repo, env)
-            bounce = count(full)
+            rc, full, err = sh(f"{THRESHER} expand {m[1]}", repo, env)
+            bounce = count(full) if rc == 0 and full else t_in   # a failed expand: read it again
+            if rc != 0 or not full:
+                print(f"  expand {m[1]} failed (exit {rc}): {err.strip()[:200]}")
+        elif missing:   # no handle in the view: the agent runs the command again, in full
+            bounce = t_in
         tally["in"] += t_in
         tally["read"] += t_read
         tally["bounce"] += bounce

@@ -40,10 +40,10 @@ import sys
 import tarfile
 import tempfile
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from capture_fixtures import save
+from capture_nginx import Site, failed_kinds, get, scratch
 
 SRC = "benchmarks/capture_listings_unseen.py"
 VERSIONS = ["20.9", "21.0", "21.3", "22.0", "23.0", "23.1", "23.2", "24.0", "24.1", "24.2", "25.0"]
@@ -363,62 +363,35 @@ http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_foreve
 '''
 
 
-def _get(url: str, agent: str) -> None:
-    try:
-        urllib.request.urlopen(urllib.request.Request(url, headers={"User-Agent": agent}), timeout=5).read()
-    except Exception:  # noqa: BLE001 - error statuses are the point
-        pass
-
-
 def nginx_cases(tmp: str) -> None:
-    d = os.path.join(tmp, "ngx")
-    os.makedirs(os.path.join(d, "www", "assets"))
-    os.chmod(tmp, 0o755)
-    for i in range(12):
-        with open(os.path.join(d, "www", "assets", f"app.{i}.js"), "w") as fh:
-            fh.write("x" * (100 * i + 1))
-    with open(os.path.join(d, "www", "index.html"), "w") as fh:
-        fh.write("<h1>idx</h1>\n")
+    d = scratch(tmp, "ngx", {"www/index.html": "<h1>idx</h1>\n",
+                             **{f"www/assets/app.{i}.js": "x" * (100 * i + 1) for i in range(12)}})
     port, app = 18611, 18612
-    with open(os.path.join(d, "nginx.conf"), "w") as fh:
-        fh.write(NGINX.format(d=d, port=port, app=app))
-    with open(os.path.join(d, "app.py"), "w") as fh:
-        fh.write(APP)
-    srv = subprocess.Popen([sys.executable, os.path.join(d, "app.py"), str(app)])
-    subprocess.run(["nginx", "-p", d, "-c", os.path.join(d, "nginx.conf"), "-e", os.path.join(d, "error.log")],
-                   check=True)
-    time.sleep(0.6)
-    b = f"http://127.0.0.1:{port}"
-    agents = ["curl/7.88.1", "Mozilla/5.0 (X11; Linux x86_64)", "python-requests/2.32.3"]
-    for i in range(260):
-        a = agents[i % 3]
-        _get(f"{b}/assets/app.{i % 12}.js", a)
-        if i % 9 == 0:
-            _get(f"{b}/app/orders/{i}", a)
-        if i % 31 == 0:
-            _get(f"{b}/app/boom/{i}", a)
-        if i % 50 == 7:
-            _get(f"{b}/wp-login.php", a)
-        if i % 23 == 0:
-            _get(f"{b}/assets/missing-{i}.css", a)
-        if i == 120:
-            for _ in range(40):
-                _get(f"{b}/search?q=x", a)
-        if i == 200:
-            _get(f"{b}/app/slow", a)
-            srv.kill()
-            srv.wait()
-        if i > 200 and i % 6 == 0:
-            _get(f"{b}/app/orders/{i}", a)
-    subprocess.run(["nginx", "-p", d, "-c", os.path.join(d, "nginx.conf"), "-s", "quit"])
-    time.sleep(0.6)
+    with Site(d, NGINX.format(d=d, port=port, app=app), APP, app) as site:
+        b = f"http://127.0.0.1:{port}"
+        agents = ["curl/7.88.1", "Mozilla/5.0 (X11; Linux x86_64)", "python-requests/2.32.3"]
+        for i in range(260):
+            a = agents[i % 3]
+            get(f"{b}/assets/app.{i % 12}.js", a)
+            if i % 9 == 0:
+                get(f"{b}/app/orders/{i}", a)
+            if i % 31 == 0:
+                get(f"{b}/app/boom/{i}", a)
+            if i % 50 == 7:
+                get(f"{b}/wp-login.php", a)
+            if i % 23 == 0:
+                get(f"{b}/assets/missing-{i}.css", a)
+            if i == 120:
+                for _ in range(40):
+                    get(f"{b}/search?q=x", a)
+            if i == 200:
+                get(f"{b}/app/slow", a)
+                site.kill_upstream()
+            if i > 200 and i % 6 == 0:
+                get(f"{b}/app/orders/{i}", a)
     code, out, err = run(["cat", "access.log"], d)
     rows = out.splitlines()
-    kinds: dict[str, str] = {}
-    for ln in rows:
-        m = re.search(r'"([A-Z]+ \S*) HTTP/[\d.]+" ([45]\d\d) ', ln)
-        if m:
-            kinds.setdefault(re.sub(r"\d+", "#", m.group(1)) + m.group(2), ln)
+    kinds = failed_kinds(out)
     case("unseen-nginx-access-timed", "log", "cat /var/log/nginx/access.log", code, out, err,
          rule(out, err, rows) + list(kinds.values()),
          "nginx access log in a custom format: 404s, 410s, 429/503 from a rate limit, 502/504 upstream")

@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
 import sys
 import tarfile
 import tempfile
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
 from capture_listings_unseen import Repo, rule, run
+from capture_nginx import Site, failed_kinds, get, scratch
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures")
 SRC = "benchmarks/capture_logs_unseen.py"
@@ -73,51 +71,27 @@ def case(cid: str, cls: str, command: str, code: int, out: str, err: str, keep: 
     print(f"{cid}: {len(out.splitlines())} lines, {len(keep)} facts, exit {code}")
 
 
-def _get(url: str) -> None:
-    try:
-        urllib.request.urlopen(url, timeout=5).read()
-    except Exception:  # noqa: BLE001 - error statuses are the point
-        pass
-
-
 def nginx_cases(tmp: str) -> None:
-    d = os.path.join(tmp, "ngx")
+    d = scratch(tmp, "ngx", {"www/index.html": "<h1>shop</h1>\n"})
     os.makedirs(os.path.join(d, "www", "private"))
-    os.chmod(tmp, 0o755)
-    with open(os.path.join(d, "www", "index.html"), "w") as fh:
-        fh.write("<h1>shop</h1>\n")
     port, app = 18711, 18712
-    with open(os.path.join(d, "nginx.conf"), "w") as fh:
-        fh.write(NGINX.format(d=d, port=port, app=app))
-    with open(os.path.join(d, "app.py"), "w") as fh:
-        fh.write(APP)
-    srv = subprocess.Popen([sys.executable, os.path.join(d, "app.py"), str(app)])
-    subprocess.run(["nginx", "-p", d, "-c", os.path.join(d, "nginx.conf"), "-e", os.path.join(d, "error.log")],
-                   check=True)
-    time.sleep(0.6)
-    b = f"http://127.0.0.1:{port}"
-    for i in range(300):
-        _get(f"{b}/api/items/{i}")
-        if i % 40 == 13:
-            _get(f"{b}/private/keys.txt")
-        if i % 45 == 2:
-            _get(f"{b}/static/logo-{i}.png")
-        if i == 150:
-            for _ in range(25):
-                _get(f"{b}/api/cart/1")
-        if i == 240:
-            srv.kill()
-            srv.wait()
-        time.sleep(0.11)   # under the rate limit except in the burst above
-    subprocess.run(["nginx", "-p", d, "-c", os.path.join(d, "nginx.conf"), "-s", "quit"])
-    time.sleep(0.6)
+    with Site(d, NGINX.format(d=d, port=port, app=app), APP, app) as site:
+        b = f"http://127.0.0.1:{port}"
+        for i in range(300):
+            get(f"{b}/api/items/{i}")
+            if i % 40 == 13:
+                get(f"{b}/private/keys.txt")
+            if i % 45 == 2:
+                get(f"{b}/static/logo-{i}.png")
+            if i == 150:
+                for _ in range(25):
+                    get(f"{b}/api/cart/1")
+            if i == 240:
+                site.kill_upstream()
+            time.sleep(0.11)   # under the rate limit except in the burst above
     code, out, err = run(["cat", "access.log"], d)
     rows = out.splitlines()
-    kinds: dict[str, str] = {}
-    for ln in rows:
-        m = re.search(r'"([A-Z]+ \S*) HTTP/[\d.]+" ([45]\d\d) ', ln)
-        if m:
-            kinds.setdefault(re.sub(r"\d+", "#", m.group(1)) + m.group(2), ln)
+    kinds = failed_kinds(out)
     case("unseen-nginx-combined-status", "log", "cat /var/log/nginx/access.log", code, out, err,
          rule(out, err, rows) + [k for k in kinds.values() if k.strip() not in rule(out, err, rows)],
          "nginx combined access log: one path shape answered 200/404/500/503, 403s, 429s, 502s")

@@ -13,25 +13,16 @@ it rewrites tests/fixtures/<id>.json for the given ids, by default those in FIXT
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
 from capture_fixtures import run, save
+from capture_nginx import Site, failed_kinds, get, scratch
 
 SRC = "benchmarks/capture_sweep_logs.py"
-
-
-def _get(url: str, method: str = "GET") -> None:
-    try:
-        urllib.request.urlopen(urllib.request.Request(url, method=method), timeout=5).read()
-    except (urllib.error.HTTPError, urllib.error.URLError, ConnectionError):
-        pass
 
 
 def _case(cid: str, klass: str, command: str, code: int, out: str, err: str, keep: list[str],
@@ -60,43 +51,27 @@ http {{
 
 
 def nginx_cases(tmp: str) -> list[dict]:
-    d = os.path.join(tmp, "nginx")
-    os.makedirs(os.path.join(d, "www", "static"))
-    os.chmod(tmp, 0o755)  # the worker runs as another user when started by root
-    for i in range(30):
-        with open(os.path.join(d, "www", "static", f"page{i}.html"), "w") as fh:
-            fh.write(f"<p>page {i}</p>\n")
-    with open(os.path.join(d, "www", "index.html"), "w") as fh:
-        fh.write("<h1>home</h1>\n")
+    d = scratch(tmp, "nginx", {"www/index.html": "<h1>home</h1>\n",
+                               **{f"www/static/page{i}.html": f"<p>page {i}</p>\n" for i in range(30)}})
     port, dead = 18431, 18499
-    with open(os.path.join(d, "nginx.conf"), "w") as fh:
-        fh.write(NGINX_CONF.format(d=d, port=port, dead=dead))
-    subprocess.run(["nginx", "-p", d, "-c", os.path.join(d, "nginx.conf"), "-e",
-                    os.path.join(d, "error.log")], check=True)
-    time.sleep(0.5)
-    base = f"http://127.0.0.1:{port}"
-    for i in range(120):
-        _get(f"{base}/static/page{i % 30}.html")
-        if i % 10 == 0:
-            _get(f"{base}/")
-        if i % 17 == 0:
-            _get(f"{base}/static/missing-{i}.css")
-        if i % 40 == 5:
-            _get(f"{base}/api/orders/{i}")
-        if i == 77:
-            _get(f"{base}/private/keys.txt")
-            _get(f"{base}/index.html", method="DELETE")
-    subprocess.run(["nginx", "-p", d, "-c", os.path.join(d, "nginx.conf"), "-s", "quit"])
-    time.sleep(0.5)
+    with Site(d, NGINX_CONF.format(d=d, port=port, dead=dead), settle=0.5):
+        base = f"http://127.0.0.1:{port}"
+        for i in range(120):
+            get(f"{base}/static/page{i % 30}.html")
+            if i % 10 == 0:
+                get(f"{base}/")
+            if i % 17 == 0:
+                get(f"{base}/static/missing-{i}.css")
+            if i % 40 == 5:
+                get(f"{base}/api/orders/{i}")
+            if i == 77:
+                get(f"{base}/private/keys.txt")
+                get(f"{base}/index.html", method="DELETE")
     cases = []
     code, out, err = run(["cat", "access.log"], d)
     # each kind of failed request (method, path with its numbers masked, status) once: the rest of
     # a kind differ only in ids, as the "N more lines like the entry above" lines say
-    kinds: dict[str, str] = {}
-    for ln in out.splitlines():
-        m = re.search(r'"([A-Z]+ \S*) HTTP/[\d.]+" ([45]\d\d) ', ln)
-        if m:
-            kinds.setdefault(re.sub(r"\d+", "#", m.group(1)) + m.group(2), ln)
+    kinds = failed_kinds(out)
     keep = [*kinds.values(), out.splitlines()[-1]]
     cases.append(_case("log-sweep-nginx-access", "log", "cat /var/log/nginx/access.log", code,
                        out, err, keep, "nginx access log, 404s, a dead upstream, a denied path"))
@@ -388,7 +363,7 @@ def gunicorn_cases(tmp: str) -> list[dict]:
     try:
         run(["curl", "-s", "-o", "orders.json", "http://127.0.0.1:18435/orders"], d)
         for i in (3, 5, 12, 130):
-            _get(f"http://127.0.0.1:18435/orders/{i}/invoice")
+            get(f"http://127.0.0.1:18435/orders/{i}/invoice")
     finally:
         p.terminate()
         p.wait(10)

@@ -103,7 +103,8 @@ UNSEEN_LEADS = {
                                      "(request id and version differ)"),
     "unseen-git-blame-attrs": (2, "the middle row and a row naming an error of a 3,000-row blame "
                                "(the first and last rows stay)"),
-    "unseen-git-diff-worktree": (3, "content lines of the diff that contain the word error"),
+    "unseen-git-diff-worktree": (6, "content lines naming an error in hunks of 100+ lines, or in "
+                                    "context lines: whole hunks, the smallest error ones first"),
     "unseen-nginx-error-info": (6, "the middle [error] line, the same message as a kept one but for "
                                 "its numbers, among more errors than the errors' share holds"),
     "unseen-nginx-error-upstream": (7, "the middle [error] line, the same message as a kept one but "

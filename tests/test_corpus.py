@@ -113,7 +113,6 @@ UNSEEN_LEADS = {
     "unseen-ls-la-lib-multiarch": (9, "named rows (libssl.so) of a 1,100-row ls -la by name only"),
     "unseen-rg-def-pylib": (10, "a named file's second def, among hundreds of files' first ones"),
     "unseen-rg-import-pylib": (7, "a named file's second import, among hundreds of files' first ones"),
-    "unseen-man-top": (23, "a '-----' table rule the option-token rule counts: not an option"),
     "unseen-toml-rustup-channel": (32, "860 sibling [pkg.X.target.Y] tables: sampled to fit, "
                                        "as many left-out ones by header line as the budget holds, "
                                        "the rest named in the summary, not as header lines"),

@@ -103,6 +103,13 @@ UNSEEN_LEADS = {
                                      "(request id and version differ)"),
     "unseen-git-blame-attrs": (2, "the middle row and a row naming an error of a 3,000-row blame "
                                "(the first and last rows stay)"),
+    # benchmarks/capture_leads_unseen.py: more outputs of the leads' classes
+    "unseen-git-diff-attrs-release": (2, "error lines of a whole release's diff (44 of them) in "
+                                         "hunks that do not all fit the budget"),
+    "unseen-git-diff-click-release": (4, "the same as unseen-git-diff-attrs-release"),
+    "unseen-git-diff-jinja2-release": (3, "the same as unseen-git-diff-attrs-release"),
+    "unseen-c-ftoutln": (15, "FT_BEGIN_HEADER before the declarations: the parser reads the file as "
+                             "one K&R function whose parameter declarations are the prototypes"),
     "unseen-git-diff-worktree": (6, "content lines naming an error in hunks of 100+ lines, or in "
                                     "context lines: whole hunks, the smallest error ones first"),
     "unseen-nginx-error-info": (6, "the middle [error] line, the same message as a kept one but for "

@@ -43,7 +43,7 @@ class Payload:
         "source", "lines", "origin", "tiers", "verdict", "trailing_newline", "clipped", "notes",
         "redacted", "result_exits",
     )
-    __slots__ = _FIELDS + ("_tokens", "_memo")
+    __slots__ = _FIELDS + ("_tokens", "_memo", "_rawmemo")
 
     def __init__(
         self,
@@ -86,7 +86,8 @@ class Payload:
         self.redacted = redacted      # the view hides secrets: emitted even when not smaller (INV-2)
         self.result_exits = result_exits  # the graph's exit codes that report a result (diff: 1)
         self._tokens = -1             # estimate of text(), computed once (see tokens())
-        self._memo: dict[str, int] = {}  # values derived from raw/source, shared while source stays
+        self._memo: dict[str, int] = {}  # values derived from source, shared while source stays
+        self._rawmemo: dict[str, int] = {}  # values derived from raw, shared while raw stays
 
     def evolve(self, **changes: object) -> "Payload":
         """Return a copy with ``changes`` applied (the only way stages make a new payload)."""
@@ -98,6 +99,7 @@ class Payload:
             new.lines is self.lines or (len(new.lines) == len(self.lines) and new.lines == self.lines))
         new._tokens = self._tokens if same else -1
         new._memo = self._memo if new.source is self.source else {}
+        new._rawmemo = self._rawmemo if new.raw is self.raw else {}
         if changes:
             raise TypeError(f"Payload has no field(s): {', '.join(sorted(changes))}")
         return new
@@ -145,9 +147,9 @@ class Payload:
 
     def raw_tokens(self) -> int:
         """Estimated tokens of the raw bytes decoded (what raw passthrough costs the reader)."""
-        n = self._memo.get("raw_tokens")
+        n = self._rawmemo.get("raw_tokens")
         if n is None:
-            n = self._memo["raw_tokens"] = estimate_utf8(self.raw)
+            n = self._rawmemo["raw_tokens"] = estimate_utf8(self.raw)
         return n
 
     def __repr__(self) -> str:

@@ -15,6 +15,8 @@ Declines when there is nothing to clean or clip.
 
 from __future__ import annotations
 
+from operator import eq, is_
+
 from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
 from thresher.dataflow.markers import clip
@@ -65,9 +67,17 @@ def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | No
     failed = payload.failed
     strip, redraws = params["strip_ansi"], params["redraws"]
     source = tuple(clean(s, strip, redraws, failed) for s in src)
+    n = len(source)
+    if all(map(is_, source, src)):
+        source = src  # nothing cleaned (only long lines to clip): the same lines, not a copy
     # A failing command's error lines pass byte-exact (INV-6), however long: never clip those,
     # wherever their error word is (a long echoed command line ends in `failed: cc1`).
-    view = tuple(s if failed and len(s) > limit and ERROR_RE.search(s) else clip(s, limit)
+    view = tuple(s if len(s) <= limit else s if failed and ERROR_RE.search(s) else clip(s, limit)
                  for s in source)
-    return payload.evolve(source=source, lines=view, origin=tuple(range(len(source))),
-                          tiers=(IMPORTANT,) * len(source))
+    # the view's provenance is the identity: the input's own when it is one (no second n ints)
+    origin = payload.origin
+    if len(origin) != n or not all(map(eq, origin, range(n))):
+        origin = tuple(range(n))
+    tiers = payload.tiers if len(payload.tiers) == n and payload.tiers.count(IMPORTANT) == n \
+        else (IMPORTANT,) * n
+    return payload.evolve(source=source, lines=view, origin=origin, tiers=tiers)

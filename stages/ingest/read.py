@@ -32,15 +32,6 @@ if TYPE_CHECKING:
 
 _DIRTY = re.compile(r"[\x1b\r\x80-\x9f]")
 """What cleaning may change: escapes (ESC or a C1 control) and carriage returns."""
-_C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
-"""A C1 control in the raw UTF-8 bytes (encoded as C2 80 .. C2 9F)."""
-
-
-def _dirty_bytes(raw: bytes) -> bool:
-    """True when ``raw`` holds what cleaning may change (ESC, CR, a C1 control): ``bytes``
-    searches for one byte (``memchr``) and for a literal prefix, 10 MB in milliseconds; a regex
-    class alternation is tried at every position (0.2 s)."""
-    return b"\x1b" in raw or b"\r" in raw or (b"\xc2" in raw and _C1_BYTES.search(raw) is not None)
 
 
 def clean(line: str, strip_ansi: bool = True, redraws: bool = True, failed: bool = False) -> str:
@@ -62,7 +53,7 @@ def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | No
     src = payload.source
     # Decide on the whole input at C speed (one scan of the raw bytes, one of the line lengths):
     # a per-line test cost 0.4 s on a million empty lines.
-    if not _dirty_bytes(payload.raw) and max(map(len, src), default=0) <= limit:
+    if not payload.raw_dirty() and max(map(len, src), default=0) <= limit:
         return None
     failed = payload.failed
     strip, redraws = params["strip_ansi"], params["redraws"]

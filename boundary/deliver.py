@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from thresher.dataflow.api import Result
     from thresher.dataflow.big import Sink, Source
+    from thresher.dataflow.payload import Original
     from thresher.dataflow.plan import Plans
 
 
@@ -45,7 +46,7 @@ class Delivery:
         self.scope = scope
 
 
-def deliver(data: bytes, *, command: str = "", exit_code: int | None = None,
+def deliver(data: bytes | Original, *, command: str = "", exit_code: int | None = None,
             stream: str = "stdout", role: str = "default", pclass: str | None = None,
             plans: Plans | None = None, reader: str = "agent", cwd: str | None = None,
             scope: str | None = None, measuring: bool | None = None, binary: bool = True,
@@ -59,8 +60,17 @@ def deliver(data: bytes, *, command: str = "", exit_code: int | None = None,
     ``plans``, ``pclass`` and ``role`` go to the engine. ``smaller_only`` (the hook): the view
     is shown only when it has fewer bytes than ``data``, and only then is a savings event
     recorded. Never raises: thresher's own failure means ``data``.
+
+    ``data`` may be a releasable :class:`~thresher.dataflow.payload.Original` its owner handed
+    over (``thresher pipe``): the engine then lets go of the bytes while it holds their lines,
+    and they are rebuilt, byte for byte, only where they are needed here.
     """
     from . import switches
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        return _deliver_original(data, command=command, exit_code=exit_code, stream=stream,
+                                 role=role, pclass=pclass, plans=plans, reader=reader, cwd=cwd,
+                                 scope=scope, measuring=measuring, binary=binary,
+                                 smaller_only=smaller_only)
     if not data or switches.disabled():
         return Delivery(data)
     staged = None
@@ -103,6 +113,79 @@ def deliver(data: bytes, *, command: str = "", exit_code: int | None = None,
     if measuring:
         _note_measured(res, data, command, cwd)
     return Delivery(out, res if shown else None, measuring, scope)
+
+
+def _deliver_original(orig: Original, *, command: str, exit_code: int | None, stream: str,
+                      role: str, pclass: str | None, plans: Plans | None, reader: str,
+                      cwd: str | None, scope: str | None, measuring: bool | None, binary: bool,
+                      smaller_only: bool) -> Delivery:
+    """:func:`deliver` of an ``Original`` (the same steps; the bytes rebuilt only when needed:
+    a binary payload, a raw emission, measure-only, a failure)."""
+    from . import switches
+    if not orig.size or switches.disabled() or not orig.held:
+        return deliver(orig.tobytes(), command=command, exit_code=exit_code, stream=stream,
+                       role=role, pclass=pclass, plans=plans, reader=reader, cwd=cwd,
+                       scope=scope, measuring=measuring, binary=binary,
+                       smaller_only=smaller_only)
+    staged = None
+    try:
+        measuring = switches.measure_only(cwd) if measuring is None else measuring
+        scope = switches.scope() if scope is None else scope
+        from thresher.stores.batch import PayloadWrites, StagedLedger
+        writes = PayloadWrites()
+        res = None
+        if binary:
+            from .media import binary_result
+            res = binary_result(orig.tobytes(), command=command, stream=stream,
+                                exit_code=exit_code, store=writes)
+        if res is None:
+            from thresher.dataflow.api import compress
+            ledger = switches.session_ledger(scope, measuring)
+            staged = StagedLedger(ledger, writes) if ledger is not None else None
+            res = compress(orig, command=command, exit_code=exit_code, stream=stream, role=role,
+                           pclass=pclass, plans=plans, scope=scope, cwd=cwd, ledger=staged,
+                           archive=writes, reader=reader)
+    except BaseException:  # noqa: BLE001 - thresher's own failure: the bytes, nothing recorded
+        return Delivery(orig.tobytes())
+    size = orig.size
+    # the bytes themselves, when the output may be them (a raw emission is: reuse it)
+    same_size = len(res.output) == size
+    data = (res.output if res.emission.decision in _RAW_DECISIONS and same_size
+            else orig.tobytes() if same_size or measuring or not res.archived else None)
+    out = res.output
+    if measuring:
+        out = data = data if data is not None else orig.tobytes()
+    shown = not smaller_only or measuring or len(res.output) < size  # (shorter: not the bytes)
+    try:
+        if not shown:
+            out = data = data if data is not None else orig.tobytes()
+        if staged is not None and staged.recorded and out is not res.output:
+            writes.deliver(scope, _lines(out))  # what the reader gets is what it was delivered
+        if shown:
+            # the savings event reads the bytes' start, their size and whether the output is
+            # them: a different size says it is not, and the start is all it needs then
+            from thresher.stores.savings import COUNTERFACTUAL_CHARS
+            if data is None:
+                data = orig.head(COUNTERFACTUAL_CHARS * 4)
+                if len(data) == len(res.output) or not res.handle:  # (then the bytes decide)
+                    data = orig.tobytes()
+            writes.record(res, data,
+                          command=command, stream=stream, role=role, exit_code=exit_code,
+                          scope=scope, measure_only=measuring, size=size)
+    except BaseException:  # noqa: BLE001 - thresher's own failure: the bytes, nothing recorded
+        return Delivery(orig.tobytes())
+    try:
+        writes.commit()
+    except Exception:  # noqa: BLE001 - not stored: nothing may name the handle (INV-7)
+        return Delivery(_unarchived(res, out, orig.tobytes(), command, stream, exit_code), None,
+                        measuring, scope)
+    if measuring:
+        _note_measured(res, data if data is not None else orig.tobytes(), command, cwd)
+    return Delivery(out, res if shown else None, measuring, scope)
+
+
+_RAW_DECISIONS = ("raw", "verbatim", "unchanged")
+"""Emissions whose output is the input's bytes themselves (``finalize``'s raw passthrough)."""
 
 
 def _lines(out: bytes) -> list[str]:

@@ -100,7 +100,11 @@ def main(argv: list[str]) -> int:
             _big(data, stdin, stdout, budget, opts)
         return 0
     from thresher.boundary.deliver import deliver
-    stdout.write(deliver(data, **opts).output)
+    from thresher.dataflow.payload import Original
+    # handed over, not kept here: the engine may let go of the bytes while it holds their lines
+    original = Original(data, releasable=True)
+    del data
+    stdout.write(deliver(original, **opts).output)
     stdout.flush()
     return 0
 

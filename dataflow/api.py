@@ -17,6 +17,7 @@ rxcache.prime()  # before the first regex of the engine's modules (they compile 
 from .contract import Context, clamp_factor, scaled_budget  # noqa: E402
 from .executor import initial_payload, run_plan  # noqa: E402
 from .finalize import Emission, finalize  # noqa: E402
+from .payload import Original  # noqa: E402
 from .plan import PASSTHROUGH_CLASSES, examine_budget, load_plans  # noqa: E402
 from .trace import StageLog, Trace  # noqa: E402
 
@@ -76,7 +77,7 @@ def handle_of(raw: bytes) -> str:
     return blake3(raw).hexdigest()[:12]
 
 
-def compress(data: str | bytes, *, command: str = "", exit_code: int | None = None,
+def compress(data: str | bytes | Original, *, command: str = "", exit_code: int | None = None,
              role: str = "default", pclass: str | None = None, plan: Plan | None = None,
              plans: Plans | None = None, archive: ArchiveStore | None = None, trace: bool = False,
              keep_text: bool = False, keep_views: bool = False, stream: str = "stdout",
@@ -99,7 +100,10 @@ def compress(data: str | bytes, *, command: str = "", exit_code: int | None = No
     ``keep_views`` its input/output views with their line origins (for a side-by-side diff).
     """
     t0 = time.perf_counter()
-    if isinstance(data, str):
+    orig: Original | None = None
+    if isinstance(data, Original):  # handed over by its owner: may let go of the bytes
+        orig, raw = data, data.tobytes()
+    elif isinstance(data, str):
         # surrogateescape restores bytes that were decoded with it; any other lone surrogate is
         # kept as its UTF-8-like encoding rather than raising (the API never raises on input).
         try:
@@ -108,6 +112,8 @@ def compress(data: str | bytes, *, command: str = "", exit_code: int | None = No
             raw = data.encode("utf-8", "surrogatepass")
     else:
         raw = bytes(data)
+    if orig is None:
+        orig = Original(raw)
     tr = Trace(keep_text=keep_text, keep_views=keep_views) if trace else StageLog()
     if len(raw) > max(MAX_INPUT, examine_budget(MAX_INPUT)):
         em = Emission(raw, "raw", f"input larger than {MAX_INPUT} bytes passes through "
@@ -133,7 +139,8 @@ def compress(data: str | bytes, *, command: str = "", exit_code: int | None = No
         if isinstance(tr, Trace):
             tr.graph_id = graph_id
         handle = handle or handle_of(raw)  # given: the part of a longer original (big.py)
-        payload = initial_payload(raw, command=command, argv=tuple(command.split()),
+        del raw  # (the payload holds the input from here: `orig`, which may let go of it)
+        payload = initial_payload(orig, command=command, argv=tuple(command.split()),
                                   exit_code=exit_code, stream=stream, pclass=pclass, role=role,
                                   scope=scope, result_exits=tuple(plan.get("result_exits", ())))
         if ledger is not None and scope:
@@ -144,7 +151,7 @@ def compress(data: str | bytes, *, command: str = "", exit_code: int | None = No
         archived = ctx.archived
         em = finalize(final, handle, archived, halt)
     except Exception as exc:  # noqa: BLE001 - thresher's own failure: raw passthrough, never an error
-        em = Emission(raw, "raw", f"INV-5: engine error {type(exc).__name__}: {str(exc)[:200]}")
+        em = Emission(orig.tobytes(), "raw", f"INV-5: engine error {type(exc).__name__}: {str(exc)[:200]}")
     tr.finish(**em.as_dict())
     if ledger is not None and scope:
         _record_delivered(ledger, scope, em.output)

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import sys
 import time
+from itertools import compress
+from operator import eq, ne
 
 try:  # the C module: ``signal`` wraps it in enums, an import on every command's path
     import _signal as signal  # type: ignore[import-not-found]  # (no stubs: signal's own C half)
@@ -34,7 +36,9 @@ from .contract import Context
 from .errors import StageRejected, StageTimeout
 from .errorscan import fallback, protect
 from .markers import is_clip_of, is_footer
-from .payload import CRITICAL, IMPORTANT, PHASE_INDEX, SYNTHETIC, Out, Payload
+from .payload import (CRITICAL, IMPORTANT, PHASE_INDEX, RELEASE_ABOVE, SYNTHETIC, Original, Out, Payload,
+                      dirty_bytes)
+from .tokens import SAMPLE_ABOVE, estimate_joined, estimate_utf8
 from .trace import APPLIED, DECLINED, FAILED, REJECTED, SKIPPED, NullTrace
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
@@ -58,16 +62,69 @@ def load_impl(ref: str) -> Stage:
     return fn
 
 
-def initial_payload(raw: bytes, **fields: Any) -> Payload:
-    """The payload a graph starts from: raw bytes, and a first decoded view of all its lines."""
-    text = raw.decode("utf-8", "replace")
-    trailing = text.endswith("\n")
-    lines = tuple(text.split("\n"))
-    if trailing:
-        lines = lines[:-1]
+DECODE_CHUNK = 1 << 20
+"""Bytes of input decoded at a time (up to the next line end) by :func:`decode_lines`."""
+
+
+def decode_lines(raw: bytes) -> tuple[list[str], bool, bool]:
+    """``raw`` decoded (UTF-8, invalid bytes replaced) and split at ``\n``, without the empty
+    string after a final newline; whether there was one; and whether the decoding is exact (no
+    U+FFFD in it: the bytes are valid UTF-8, so the lines joined and encoded are the bytes).
+
+    That is ``text.split("\n")`` of the whole decoded text, built a chunk of lines at a time so
+    that text is never held whole (a non-ASCII character makes every character of a ``str`` 2 or
+    4 bytes: 40 MB for a 10 MB ``git log -p``). A chunk ends just after a ``\n``, and no UTF-8
+    sequence, valid or replaced, spans one (``\x0a`` is never a continuation byte), so the
+    chunks decode to the whole text's pieces."""
+    n = len(raw)
+    if n <= DECODE_CHUNK:
+        text = str(raw, "utf-8", "replace")
+        lines = text.split("\n")
+        trailing = n > 0 and raw[-1] == 10
+        if trailing:
+            lines.pop()
+        return lines, trailing, "\ufffd" not in text
+    view, lines, start, exact = memoryview(raw), [], 0, True
+    while start < n:
+        end = raw.find(b"\n", start + DECODE_CHUNK - 1)
+        end = n if end < 0 else end + 1
+        text = str(view[start:end], "utf-8", "replace")
+        exact = exact and "\ufffd" not in text
+        part = text.split("\n")
+        del text
+        if raw[end - 1] == 10:
+            part.pop()
+        lines += part
+        start = end
+    view.release()
+    return lines, raw[-1] == 10, exact
+
+
+def initial_payload(raw: bytes | Original, **fields: Any) -> Payload:
+    """The payload a graph starts from: raw bytes, and a first decoded view of all its lines.
+
+    ``raw`` given as a releasable :class:`Original` lets go of its bytes once they are decoded
+    exactly (what the raw bytes are needed for later is computed from them first)."""
+    orig = raw if isinstance(raw, Original) else Original(raw)
+    data = orig.tobytes()
+    decoded, trailing, exact = decode_lines(data)
+    lines = tuple(decoded)
+    del decoded
     n = len(lines)
-    return Payload(raw, source=lines, lines=lines, origin=tuple(range(n)),
-                   tiers=(IMPORTANT,) * n, trailing_newline=trailing, **fields)
+    p = Payload(orig, source=lines, lines=lines, origin=tuple(range(n)),
+                tiers=(IMPORTANT,) * n, trailing_newline=trailing, **fields)
+    memo = p._rawmemo
+    if len(data) > SAMPLE_ABOVE and not data.isascii():
+        # the raw text's estimate from its lines (that text is the lines joined): decoding the
+        # bytes again for it would hold the whole text at once
+        memo["raw_tokens"] = estimate_joined(lines, "\n" if trailing else "")
+    if exact and orig.releasable and orig.size > RELEASE_ABOVE:
+        memo["dirty"] = int(dirty_bytes(data))
+        if "raw_tokens" not in memo:
+            memo["raw_tokens"] = estimate_utf8(data)
+        del data
+        orig.release(lines, trailing)
+    return p
 
 
 def _alarm(signum: int, frame: FrameType | None) -> None:  # noqa: ARG001 - a signal handler
@@ -104,13 +161,17 @@ def call_with_deadline(fn: Callable[..., Any], args: tuple[Any, ...], seconds: f
 
 def check_stage(node: PlanNode, before: Payload, after: Payload) -> None:
     """Raise :class:`StageRejected` when ``after`` breaks an invariant a stage must keep."""
-    if after.raw is not before.raw and after.raw != before.raw:
+    if after.original is not before.original and after.raw != before.raw:
         raise StageRejected("INV-7", "a stage may not change the raw bytes")
     if len(after.lines) != len(after.origin):
         raise StageRejected("INV-4", "view and provenance differ in length")
     if node["phase"] == "read":
-        if after.origin != tuple(range(len(after.source))) or any(
-                a != s and not is_clip_of(a, s) for a, s in zip(after.lines, after.source)):
+        n = len(after.source)
+        # (C-speed passes: no tuple(range(n)) to compare with, and is_clip_of only where a view
+        # line is not its source line)
+        if len(after.origin) != n or not all(map(eq, after.origin, range(n))) or any(
+                not is_clip_of(a, s) for a, s in
+                compress(zip(after.lines, after.source), map(ne, after.lines, after.source))):
             raise StageRejected("INV-3", "Read must produce a view of its new source, line for line")
         return
     if after.source is not before.source and after.source != before.source:
@@ -158,8 +219,8 @@ def _call(node: PlanNode, cur: Payload, ctx: Context, hang_s: float
           ) -> tuple[str, Payload | None, str, str]:
     """Run one node: ``(port, new payload or None, decision, reason)``; raises StageTimeout only."""
     cap = node.get("max_input")
-    if cap is not None and len(cur.raw) > cap:
-        return "out", None, DECLINED, f"input of {len(cur.raw)} bytes is over this stage's work cap ({cap})"
+    if cap is not None and cur.raw_size > cap:
+        return "out", None, DECLINED, f"input of {cur.raw_size} bytes is over this stage's work cap ({cap})"
     try:
         result = call_with_deadline(load_impl(node["impl"]), (cur, node["params"], ctx), hang_s)
         if result is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
 from _bisect import bisect_right  # (bisect's C core: the module only re-exports it)
+from array import array
 from itertools import accumulate
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
@@ -102,7 +103,8 @@ def estimate_joined(lines: "Sequence[str]", end: str = "") -> int:
     n = sum(map(len, lines)) + max(len(lines) - 1, 0) + len(end)
     if n <= SAMPLE_ABOVE:
         return estimate("\n".join(lines) + end)
-    starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))  # line k at starts[k]
+    # line k at starts[k]; 8 bytes a line (a list of ints cost 36: 25 MB for a 50 MB input)
+    starts = array("q", accumulate(map((1).__add__, map(len, lines)), initial=0))
     last = len(lines) - 1
     step = n // _SAMPLES
 

@@ -71,6 +71,23 @@ def _pack(raw: bytes) -> tuple[bytes, str]:
     return raw, "raw"
 
 
+def _pack_original(orig: Any) -> tuple[bytes, str]:
+    """:func:`_pack` of a :class:`thresher.dataflow.payload.Original`: one whose bytes were let
+    go of is compressed a piece at a time, so they are never rebuilt whole (the stream
+    decompresses to the same bytes as :func:`_pack`'s)."""
+    if orig.held or orig.size <= 512:
+        return _pack(orig.tobytes())
+    import zlib
+    packer = zlib.compressobj(1)
+    parts = [packer.compress(piece) for piece in orig.chunks()]
+    parts.append(packer.flush())
+    packed = b"".join(parts)
+    del parts
+    if len(packed) < orig.size:
+        return packed, "zlib"
+    return orig.tobytes(), "raw"
+
+
 def _unpack(data: bytes, codec: str) -> bytes:
     if codec == "zlib":
         import zlib
@@ -96,17 +113,23 @@ ArchiveRow = tuple[str, bytes, str, int, int, float, float, str]
 created, accessed, meta)."""
 
 
-def archive_row(handle: str, raw: bytes, meta: dict[str, object]) -> ArchiveRow:
-    """The row that stores ``raw`` under ``handle`` (checked, packed, within the cap); raises
-    :class:`ArchiveError` like :meth:`SqliteArchive.put` when it cannot be stored."""
+def archive_row(handle: str, raw: Any, meta: dict[str, object]) -> ArchiveRow:
+    """The row that stores ``raw`` (bytes, or a :class:`thresher.dataflow.payload.Original`)
+    under ``handle`` (checked, packed, within the cap); raises :class:`ArchiveError` like
+    :meth:`SqliteArchive.put` when it cannot be stored."""
     handle = _check_handle(handle)
-    data, codec = _pack(raw)
+    if isinstance(raw, bytes):
+        data, codec = _pack(raw)
+        size = len(raw)
+    else:
+        data, codec = _pack_original(raw)
+        size = raw.size
     if len(data) > max_bytes():
-        raise ArchiveError(f"payload of {len(raw)} bytes exceeds the archive cap")
+        raise ArchiveError(f"payload of {size} bytes exceeds the archive cap")
     now = clock()
     # repr, not json: the metadata is plain str/int/None, and json costs ~1 ms of imports on
     # the hot path; meta() reads it back with ast.literal_eval (never eval).
-    return (handle, data, codec, len(raw), len(data), now, now, repr(dict(sorted(meta.items()))))
+    return (handle, data, codec, size, len(data), now, now, repr(dict(sorted(meta.items()))))
 
 
 def insert_archive(conn: Any, row: ArchiveRow) -> int | None:

@@ -38,10 +38,14 @@ class PayloadWrites:
         self.event: dict[str, Any] | None = None
         self.file: PackedFile | None = None
 
-    def put(self, handle: str, raw: bytes, meta: dict[str, object]) -> None:
-        """Stage ``raw`` under ``handle`` (the first row staged for a handle stands, as the first
-        insert's metadata does in the table); raises like :meth:`SqliteArchive.put` when the
-        archive could not take it."""
+    takes_original = True
+    """:meth:`put` takes a :class:`thresher.dataflow.payload.Original` too (packed a piece at a
+    time: Persist hands over the payload's, whose bytes may have been let go of)."""
+
+    def put(self, handle: str, raw: Any, meta: dict[str, object]) -> None:
+        """Stage ``raw`` (bytes or an ``Original``) under ``handle`` (the first row staged for a
+        handle stands, as the first insert's metadata does in the table); raises like
+        :meth:`SqliteArchive.put` when the archive could not take it."""
         row = archive_row(handle, raw, meta)
         if self.archive is None or self.archive[0] != row[0]:
             self.archive = row

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from typing import Any
+
     from thresher.dataflow.contract import Context, Params, Payload, StageResult
 
 
@@ -19,7 +21,10 @@ def run(payload: Payload, params: Params, ctx: Context) -> StageResult:
     if archive is None:
         from thresher.stores.archive import default_archive
         archive = default_archive()
-    archive.put(ctx.handle, payload.raw, {"command": payload.command, "exit_code": payload.exit_code,
+    # an archive that packs an Original a piece at a time is given it: the bytes are then
+    # never rebuilt whole when its owner let them go (thresher.dataflow.payload.Original)
+    raw: Any = payload.original if getattr(archive, "takes_original", False) else payload.raw
+    archive.put(ctx.handle, raw, {"command": payload.command, "exit_code": payload.exit_code,
                                           "class": payload.pclass, "graph": ctx.graph_id,
                                           "stream": payload.stream})
     ctx.archived = True

@@ -33,13 +33,15 @@ def _flags(patterns: list[str]) -> Pattern[str]:
     return _FLAG_CACHE[key]
 
 
-def _looks_json(raw: bytes) -> bool:
-    head = raw.lstrip()[:1]
+def _looks_json(payload: Payload) -> bool:
+    head = payload.raw_head(4096).lstrip()[:1]
+    if not head and payload.raw_size > 4096:   # (4 KB of leading blanks: look at it all)
+        head = payload.raw.lstrip()[:1]
     if head not in (b"{", b"["):
         return False
     import orjson
     try:
-        orjson.loads(raw)
+        orjson.loads(payload.raw)
         return True
     except orjson.JSONDecodeError:
         return False
@@ -48,8 +50,7 @@ def _looks_json(raw: bytes) -> bool:
 def verdict(payload, params, reader: str = "agent") -> str | None:
     """The reason ``payload`` must pass byte-exact, or ``None``; ``reader`` is who reads the output
     (``"agent"``, or ``"program"`` when a program may: ``compress(..., reader=...)``)."""
-    raw = payload.raw
-    if params["binary"] and (b"\0" in raw[:65536] or
+    if params["binary"] and (b"\0" in payload.raw_head(65536) or
                              sum(s.count("\ufffd") for s in payload.source[:200]) > 64):
         return "binary output passes raw"
     if params["structured_flags"] and any(_flags(params["structured_flags"]).search(c) for c in
@@ -64,7 +65,7 @@ def verdict(payload, params, reader: str = "agent") -> str | None:
         return f"{CLEANABLE_VERDICTS[0]} ({n} lines)"
     if payload.failed and n <= params["fail_small_lines"]:
         return f"{CLEANABLE_VERDICTS[1]} ({n} lines)"
-    if params["sniff_json"] and _looks_json(raw):
+    if params["sniff_json"] and _looks_json(payload):
         return "output is JSON (a program may parse it)"
     return None
 

@@ -15,6 +15,8 @@ Declines when there is nothing to clean or clip.
 
 from __future__ import annotations
 
+from operator import eq, is_
+
 from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
 from thresher.dataflow.markers import clip
@@ -30,15 +32,6 @@ if TYPE_CHECKING:
 
 _DIRTY = re.compile(r"[\x1b\r\x80-\x9f]")
 """What cleaning may change: escapes (ESC or a C1 control) and carriage returns."""
-_C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
-"""A C1 control in the raw UTF-8 bytes (encoded as C2 80 .. C2 9F)."""
-
-
-def _dirty_bytes(raw: bytes) -> bool:
-    """True when ``raw`` holds what cleaning may change (ESC, CR, a C1 control): ``bytes``
-    searches for one byte (``memchr``) and for a literal prefix, 10 MB in milliseconds; a regex
-    class alternation is tried at every position (0.2 s)."""
-    return b"\x1b" in raw or b"\r" in raw or (b"\xc2" in raw and _C1_BYTES.search(raw) is not None)
 
 
 def clean(line: str, strip_ansi: bool = True, redraws: bool = True, failed: bool = False) -> str:
@@ -60,14 +53,22 @@ def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | No
     src = payload.source
     # Decide on the whole input at C speed (one scan of the raw bytes, one of the line lengths):
     # a per-line test cost 0.4 s on a million empty lines.
-    if not _dirty_bytes(payload.raw) and max(map(len, src), default=0) <= limit:
+    if not payload.raw_dirty() and max(map(len, src), default=0) <= limit:
         return None
     failed = payload.failed
     strip, redraws = params["strip_ansi"], params["redraws"]
     source = tuple(clean(s, strip, redraws, failed) for s in src)
+    n = len(source)
+    if all(map(is_, source, src)):
+        source = src  # nothing cleaned (only long lines to clip): the same lines, not a copy
     # A failing command's error lines pass byte-exact (INV-6), however long: never clip those,
     # wherever their error word is (a long echoed command line ends in `failed: cc1`).
-    view = tuple(s if failed and len(s) > limit and ERROR_RE.search(s) else clip(s, limit)
+    view = tuple(s if len(s) <= limit else s if failed and ERROR_RE.search(s) else clip(s, limit)
                  for s in source)
-    return payload.evolve(source=source, lines=view, origin=tuple(range(len(source))),
-                          tiers=(IMPORTANT,) * len(source))
+    # the view's provenance is the identity: the input's own when it is one (no second n ints)
+    origin = payload.origin
+    if len(origin) != n or not all(map(eq, origin, range(n))):
+        origin = tuple(range(n))
+    tiers = payload.tiers if len(payload.tiers) == n and payload.tiers.count(IMPORTANT) == n \
+        else (IMPORTANT,) * n
+    return payload.evolve(source=source, lines=view, origin=origin, tiers=tiers)

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from operator import itemgetter
 
+from thresher.dataflow.tokens import estimate
+from thresher.stages.lib.budget import FOOTER_ROOM
 from thresher.stages.lib.common import build, critical_flags, over_budget
 from thresher.stages.data.distill_jsonl import records as jsonl_records
 from thresher.stages.lib.text import skeleton
@@ -56,7 +58,15 @@ _SLOTS_RE = re.compile(
 # at column 0 on the line after the message: it belongs to that entry, like its frames
 CONTINUATION_RE = re.compile(r"^\s+\S|^Traceback \(most recent call last\):|^Caused by: |^\s*\.\.\. \d+ more"
                              r"|^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable)\b")
-EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b")
+# the exception line that ends a Python traceback: any class name (``InvalidVersion: ...``,
+# ``StopIteration``), the module path before it in lower case
+# Python's chained exceptions: the note between two tracebacks (a blank line each side), and the
+# second traceback's first line after it
+CHAINED_RE = re.compile(r"^(?:During handling of the above exception, another exception occurred:"
+                        r"|The above exception was the direct cause of the following exception:"
+                        r"|Traceback \(most recent call last\):)$")
+EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b"
+                    r"|^(?:[a-z_]\w*\.)*[A-Z]\w*(?::\s|$)")
 # the status of an HTTP access-log line: a number that names a kind (a 502 is not a 500), so it
 # stays in the template key of a critical line (the digit-shape memo cannot tell 500 from 502)
 STATUS_RE = re.compile(r'"[A-Z]{3,7} \S* HTTP/[\d.]+" ([1-5]\d\d)\b')
@@ -192,6 +202,10 @@ def _blocks(lines, crit: list[bool]) -> list[tuple[int, int]]:
         if i < len(lines) and in_tb and EXC_RE.match(line):
             in_tb = False
             continue
+        if i < len(lines) and (CHAINED_RE.match(line) or not line and i + 1 < len(lines)
+                               and CHAINED_RE.match(lines[i + 1])):
+            in_tb = in_tb or line.startswith("Traceback (")
+            continue   # a chained exception: one traceback after another, one entry
         if i == len(lines) or not CONTINUATION_RE.match(line) or crit[i] and not crit[start] \
                 and not in_tb:
             out.append((start, i))
@@ -241,13 +255,59 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
             errors.add(b)
             seen.add(text)
     if errors:
-        wider = _view(payload, blocks, groups, shown | errors, crit)
         # whole lines and tokens: n > int(x) exactly when n > x, for a count n and x >= 0
         room: Budget = {**ctx.budget, "max_lines": int(ctx.budget["max_lines"] * ERRORS_SHARE),
                         "max_tokens": int(ctx.budget["max_tokens"] * ERRORS_SHARE)}
-        if wider is not None and not over_budget(wider.lines, room):
+        # (a view holds at least the lines of its blocks: too many of them cannot fit the share)
+        if sum(end - start for start, end in (blocks[b] for b in shown | errors)) <= room["max_lines"]:
+            wider = _view(payload, blocks, groups, shown | errors, crit)
+            if wider is not None and not over_budget(wider.lines, room):
+                return wider
+    view = _view(payload, blocks, groups, shown, crit)
+    if view is None:
+        return view
+    extra = _spread(lines, blocks, groups, shown, crit, view, ctx.budget)
+    if extra:
+        wider = _view(payload, blocks, groups, shown | extra, crit)
+        if wider is not None and not over_budget(wider.lines, ctx.budget):
             return wider
-    return _view(payload, blocks, groups, shown, crit)
+    return view
+
+
+_SPREAD = (lambda n: n - 1, lambda n: (n - 1) // 2, lambda n: n // 2, lambda n: (n - 1) // 4,
+           lambda n: 3 * (n - 1) // 4)
+"""Which of ``n`` entries :func:`_spread` adds at each step: the last, the middle (both, for an
+even ``n``), the quarters (the rows ``budget.spread`` puts first in an enumeration)."""
+
+
+def _spread(lines, blocks, groups, shown: set[int], crit: list[bool], view: Payload,
+            budget: Budget) -> set[int]:
+    """Entries to show besides each template's first, while the view stays within ``budget``.
+
+    A log is an enumeration of entries read for one that may be anywhere: first the entries at
+    its middle and quarters (as ``budget.spread`` picks rows). Then, when there are too many error
+    entries to show whole, more instances of each error kind (a template group: its lines differ
+    only in numbers, ids and times): the last instance of every kind, then its middle one, then
+    its quarters (:data:`_SPREAD`), a kind after another at each step, the shortest entries first.
+    What stays hidden is still counted by its template's summary line."""
+    steps = [[pick(len(blocks)) for pick in _SPREAD[1:]]]
+    kinds = [members for members in groups.values()
+             if len(members) > 1 and any(crit[i] for i in range(*blocks[members[0]]))]
+    steps += [sorted((members[pick(len(members))] for members in kinds),
+                     key=lambda b: blocks[b][1] - blocks[b][0]) for pick in _SPREAD]
+    max_lines, max_tokens = budget["max_lines"] - 1, budget["max_tokens"] - FOOTER_ROOM
+    n_lines, tokens = len(view.lines), view.tokens()
+    extra: set[int] = set()
+    for step in steps:
+        for b in step:
+            if b in shown or b in extra:
+                continue
+            start, end = blocks[b]
+            cost = sum(estimate(lines[i]) + 1 for i in range(start, end))
+            if n_lines + end - start <= max_lines and tokens + cost <= max_tokens:
+                extra.add(b)
+                n_lines, tokens = n_lines + end - start, tokens + cost
+    return extra
 
 
 def _timeless(lines, blocks, chosen: list[int]):

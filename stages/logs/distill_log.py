@@ -266,7 +266,7 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     view = _view(payload, blocks, groups, shown, crit)
     if view is None:
         return view
-    extra = _spread(lines, blocks, groups, shown, crit, view, ctx.budget)
+    extra = _spread(lines, blocks, groups, shown, errors, view, ctx.budget)
     if extra:
         wider = _view(payload, blocks, groups, shown | extra, crit)
         if wider is not None and not over_budget(wider.lines, ctx.budget):
@@ -280,7 +280,7 @@ _SPREAD = (lambda n: n - 1, lambda n: (n - 1) // 2, lambda n: n // 2, lambda n: 
 even ``n``), the quarters (the rows ``budget.spread`` puts first in an enumeration)."""
 
 
-def _spread(lines, blocks, groups, shown: set[int], crit: list[bool], view: Payload,
+def _spread(lines, blocks, groups, shown: set[int], errors: set[int], view: Payload,
             budget: Budget) -> set[int]:
     """Entries to show besides each template's first, while the view stays within ``budget``.
 
@@ -291,8 +291,8 @@ def _spread(lines, blocks, groups, shown: set[int], crit: list[bool], view: Payl
     its quarters (:data:`_SPREAD`), a kind after another at each step, the shortest entries first.
     What stays hidden is still counted by its template's summary line."""
     steps = [[pick(len(blocks)) for pick in _SPREAD[1:]]]
-    kinds = [members for members in groups.values()
-             if len(members) > 1 and any(crit[i] for i in range(*blocks[members[0]]))]
+    kinds = [sample for sample in ([b for b in members if b in errors] for members in groups.values())
+             if sample]   # (an error entry repeated verbatim but for its time adds nothing)
     steps += [sorted((members[pick(len(members))] for members in kinds),
                      key=lambda b: blocks[b][1] - blocks[b][0]) for pick in _SPREAD]
     max_lines, max_tokens = budget["max_lines"] - 1, budget["max_tokens"] - FOOTER_ROOM

@@ -142,7 +142,7 @@ def test_a_chained_traceback_and_an_exception_not_named_error_end_one_entry():
         blocks = _blocks(src, [False] * len(src))
         traced = [(start, end) for start, end in blocks if src[start + 1:start + 2] == ["Traceback (most recent call last):"]]
         assert traced
-        for start, end in traced:   # the entry ends with its exception's line: ``Name: message``
+        for _, end in traced:   # the entry ends with its exception's line: ``Name: message``
             assert re.match(r"[\w.]+: \S", src[end - 1]), src[end - 1]
         # no entry starts inside a traceback (its note, a blank line, its exception line)
         assert all(re.match(r"\d{4}-", src[start]) for start, _ in blocks), cid

@@ -22,6 +22,7 @@ Declines when the log is within budget, when it has too few repeats to be worth 
 from __future__ import annotations
 
 import re
+from itertools import compress
 from operator import itemgetter
 
 from thresher.dataflow.tokens import estimate
@@ -193,24 +194,45 @@ def _kind_fields(members: list[int], blocks, lines) -> list[int]:
             and not any(_TIME_FIELD.search(v) for v in values[pos])]
 
 
+_MAYBE_GOES_ON = re.compile(r"\D|$")
+"""A line that may continue an entry or end a traceback (every pattern above opens with a
+non-digit, or it is blank): a line opening with a digit (a timestamp, an address) always starts
+an entry, and leaves the traceback state as it was."""
+
+
 def _blocks(lines, crit: list[bool]) -> list[tuple[int, int]]:
     """``(start, end)`` ranges: a line and the continuation lines (stack frames) under it; a
-    Python traceback ends with (and includes) its exception line."""
-    out, start, in_tb = [], 0, lines[0].startswith("Traceback (") if lines else False
-    for i in range(1, len(lines) + 1):
-        line = lines[i] if i < len(lines) else ""
-        if i < len(lines) and in_tb and EXC_RE.match(line):
+    Python traceback ends with (and includes) its exception line. Only the lines that may go on
+    an entry (:data:`_MAYBE_GOES_ON`, found in one ``map``) take the per-line rules: a run of
+    other lines is a run of one-line entries."""
+    n = len(lines)
+    out: list[tuple[int, int]] = []
+    start, in_tb, todo = 0, lines[0].startswith("Traceback (") if lines else False, 1
+    for i in compress(range(n), map(_MAYBE_GOES_ON.match, lines)):
+        if i < todo:   # (line 0)
+            continue
+        if todo < i:   # lines todo .. i-1: each starts an entry
+            out.append((start, todo))
+            out.extend(zip(range(todo, i - 1), range(todo + 1, i)))
+            start = i - 1
+        todo = i + 1
+        line = lines[i]
+        if in_tb and EXC_RE.match(line):
             in_tb = False
             continue
-        if i < len(lines) and (CHAINED_RE.match(line) or not line and i + 1 < len(lines)
-                               and CHAINED_RE.match(lines[i + 1])):
+        if CHAINED_RE.match(line) or not line and i + 1 < n and CHAINED_RE.match(lines[i + 1]):
             in_tb = in_tb or line.startswith("Traceback (")
             continue   # a chained exception: one traceback after another, one entry
-        if i == len(lines) or not CONTINUATION_RE.match(line) or crit[i] and not crit[start] \
-                and not in_tb:
+        if not CONTINUATION_RE.match(line) or crit[i] and not crit[start] and not in_tb:
             out.append((start, i))
             start = i
         in_tb = in_tb or line.startswith("Traceback (")
+    if n:
+        if todo < n:
+            out.append((start, todo))
+            out.extend(zip(range(todo, n - 1), range(todo + 1, n)))
+            start = n - 1
+        out.append((start, n))
     return out
 
 

@@ -261,6 +261,7 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     groups = refine(groups, blocks, lines)
     if len(groups) > params["max_template_share"] * len(blocks):
         return None
+    tally = _Tally(blocks, groups)
     shown = set(range(max(len(blocks) - params["tail"], 0), len(blocks)))   # how the log ends
     for members in groups.values():
         b = members[0]
@@ -282,15 +283,15 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
                         "max_tokens": int(ctx.budget["max_tokens"] * ERRORS_SHARE)}
         # (a view holds at least the lines of its blocks: too many of them cannot fit the share)
         if sum(end - start for start, end in (blocks[b] for b in shown | errors)) <= room["max_lines"]:
-            wider = _view(payload, blocks, groups, shown | errors, crit)
+            wider = _view(payload, blocks, tally, shown | errors, crit)
             if wider is not None and not over_budget(wider.lines, room):
                 return wider
-    view = _view(payload, blocks, groups, shown, crit)
+    view = _view(payload, blocks, tally, shown, crit)
     if view is None:
         return view
     extra = _spread(lines, blocks, groups, shown, errors, view, ctx.budget)
     if extra:
-        wider = _view(payload, blocks, groups, shown | extra, crit)
+        wider = _view(payload, blocks, tally, shown | extra, crit)
         if wider is not None and not over_budget(wider.lines, ctx.budget):
             return wider
     return view
@@ -341,20 +342,43 @@ def _timeless(lines, blocks, chosen: list[int]):
         yield from (tuple(timeless[i] for i in range(*block)) for block in part)
 
 
-def _view(payload, blocks, groups, shown: set[int], crit: list[bool]):
+class _Tally:
+    """Per template group, computed once for every view of one log: its members, the block of
+    each member's group, and the lines of its members after the first (the most it may hide)."""
+
+    __slots__ = ("members", "of", "total")
+
+    def __init__(self, blocks, groups) -> None:
+        self.members = list(groups.values())
+        self.of = [0] * len(blocks)
+        self.total = []
+        of = self.of
+        for g, members in enumerate(self.members):
+            for b in members:
+                of[b] = g
+            rest = members[1:]
+            self.total.append(len(rest) + sum(blocks[b][1] - blocks[b][0] - 1 for b in rest
+                                              if blocks[b][1] - blocks[b][0] > 1))
+
+
+def _view(payload, blocks, tally: _Tally, shown: set[int], crit: list[bool]):
     """The view showing the blocks in ``shown``, each template's hidden members counted."""
     lines = payload.lines
     keep = [False] * len(lines)
     summaries = {}
+    showing = [0] * len(tally.members)   # lines of each group's shown members after its first
     for b in shown:
-        for i in range(*blocks[b]):
-            keep[i] = True
-    for members in groups.values():
-        first = blocks[members[0]]
-        hidden = [b for b in members[1:] if b not in shown]
-        if hidden:
-            n = sum(end - start for start, end in (blocks[b] for b in hidden))
-            stamp = TIMESTAMP_RE.search(lines[blocks[hidden[-1]][0]])
+        start, end = blocks[b]
+        keep[start:end] = [True] * (end - start)
+        members = tally.members[tally.of[b]]
+        if b != members[0]:
+            showing[tally.of[b]] += end - start
+    for g, members in enumerate(tally.members):
+        n = tally.total[g] - showing[g]
+        if n:
+            first = blocks[members[0]]
+            last_hidden = next(b for b in reversed(members) if b not in shown)
+            stamp = TIMESTAMP_RE.search(lines[blocks[last_hidden][0]])
             last = f", the last at {stamp.group(0).strip('[]')}" if stamp else ""
             summaries[first[1]] = SUMMARY.format(n=n, noun="line" if n == 1 else "lines", last=last)
     if payload.failed:   # critical lines of a failing command: never dropped (INV-6)

@@ -26,7 +26,7 @@ by tools independent of the outline/crushers under test:
 - TOML: every table header line (``[x]``, ``[[x]]``) once, at most 80;
 - markdown: the text of every ATX heading of level 1-3; HTML: the text of every h1-h3;
 - man / --help: every section heading (an unindented all-caps line) and the first option of
-  every indented option line (``-r``, ``--reverse``).
+  every indented option line (``-r``, ``--reverse``; a table rule ``-----`` is none).
 Usage: ``python benchmarks/capture_docsdata_unseen.py`` (needs ctags, go, a JDK src.zip, npm, man).
 """
 
@@ -304,11 +304,12 @@ def doc_cases(tmp: str) -> None:
 
 
 def man_facts(out: str) -> list[str]:
-    """The man / --help rule (module docstring): section headings, first option of each line."""
+    """The man / --help rule (module docstring): section headings, first option of each line.
+    A run of three or more dashes (a table's rule, ``-----+-----``) is no option."""
     facts = [ln.strip() for ln in out.split("\n") if re.match(r"^[A-Z][A-Z ]{2,}$", ln)]
     for ln in out.split("\n"):
         m = re.match(r"^\s+(--?[\w?#+.-][\w=.-]*)", ln)
-        if m:
+        if m and not re.fullmatch(r"-{3,}", m.group(1)):
             facts.append(m.group(1))
     return facts
 

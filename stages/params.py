@@ -190,6 +190,8 @@ class DistillGoParams(_Params):
 class DistillBuildParams(_Params):
     """distill-build: make/gcc/clang/cmake builds."""
     snippets_over_budget: bool = Field(True, description="over budget, drop diagnostics' code snippets")
+    group: bool = Field(True, description="still over budget, say a warning that recurs at 4 or more "
+                        "places of one function once, every other location on one counted line")
 
 
 class DistillLogParams(_Params):

@@ -101,17 +101,23 @@ UNSEEN_LEADS = {
     # that nothing gets worse unnoticed.
     "unseen-git-blame-attrs": (2, "the middle row and a row naming an error of a 3,000-row blame "
                                "(the first and last rows stay)"),
-    "unseen-git-diff-worktree": (3, "content lines of the diff that contain the word error"),
+    # benchmarks/capture_leads_unseen.py: more outputs of the leads' classes
+    "unseen-git-diff-attrs-release": (2, "error lines of a whole release's diff (44 of them) in "
+                                         "hunks that do not all fit the budget"),
+    "unseen-git-diff-click-release": (4, "the same as unseen-git-diff-attrs-release"),
+    "unseen-git-diff-jinja2-release": (3, "the same as unseen-git-diff-attrs-release"),
+    "unseen-c-ftoutln": (15, "FT_BEGIN_HEADER before the declarations: the parser reads the file as "
+                             "one K&R function whose parameter declarations are the prototypes"),
+    "unseen-git-diff-worktree": (6, "content lines naming an error in hunks of 100+ lines, or in "
+                                    "context lines: whole hunks, the smallest error ones first"),
     "unseen-grep-rn-def-dask": (3, "named defs (compute, from_array) among 9,000 matches in 300 files"),
     "unseen-ls-la-lib-multiarch": (9, "named rows (libssl.so) of a 1,100-row ls -la by name only"),
     "unseen-rg-def-pylib": (10, "a named file's second def, among hundreds of files' first ones"),
     "unseen-rg-import-pylib": (7, "a named file's second import, among hundreds of files' first ones"),
-    "unseen-c-xlib": (551, "'} *GC;' and '*_XPrivDisplay;' end typedefs an #ifdef cuts in two: "
-                           "the parser reads them as expressions"),
-    "unseen-man-top": (23, "a '-----' table rule the option-token rule counts: not an option"),
-    "unseen-toml-rustup-channel": (14, "860 sibling [pkg.X.target.Y] tables: sampled to fit, "
+    "unseen-toml-rustup-channel": (32, "860 sibling [pkg.X.target.Y] tables: sampled to fit, "
+                                       "as many left-out ones by header line as the budget holds, "
                                        "the rest named in the summary, not as header lines"),
-    "unseen-toml-rustup-nightly-channel": (14, "the same shape as unseen-toml-rustup-channel"),
+    "unseen-toml-rustup-nightly-channel": (25, "the same shape as unseen-toml-rustup-channel"),
     "unseen-json-emoji-datasource": (5, "items of ~40 lines: the 323 names of a sparse key's items "
                                         "do not fit beside even the smallest sample"),
 }

@@ -8,18 +8,21 @@ import pytest
 from thresher.dataflow.contract import Context
 from thresher.dataflow.executor import initial_payload
 from thresher.dataflow.payload import SYNTHETIC
-from thresher.stages.lib import diagnostics
+from thresher.stages.lib import diagnostics, lint_groups
 from thresher.stages.runners import distill_build
 
 from .conftest import fixture_case, seen_by_agent
 
 SMALL = {"max_lines": 200, "max_tokens": 5000}
+GROUPED = ["gcc-groups-zstd-conversion", "gcc-groups-regex-unused", "gcc-groups-bitarray-casts"]
+GROUP_RE = re.compile(r"^\[thresher: the finding above recurs at (\d+) more locations?\] (.*)$")
 BIG = {"max_lines": 100_000, "max_tokens": 10_000_000}
 
 
-def _distill(text: str, budget=BIG, exit_code: int = 0):
+def _distill(text: str, budget=BIG, exit_code: int = 0, group: bool = True):
     payload = initial_payload(text.encode(), command="make", exit_code=exit_code)
-    return distill_build.run(payload, {"snippets_over_budget": True}, Context(budget, None, "0" * 12, "t"))
+    return distill_build.run(payload, {"snippets_over_budget": True, "group": group},
+                             Context(budget, None, "0" * 12, "t"))
 
 
 def _summaries(p) -> list[str]:
@@ -30,7 +33,7 @@ def _summaries(p) -> list[str]:
                                  "build-own-gcc-warnings-huge", "build-own-clang-errors",
                                  "build-own-link-error", "build-own-javac-errors",
                                  "build-setuptools-lz4", "build-setuptools-brotli",
-                                 "build-cmake-verbose"])
+                                 "build-cmake-verbose", *GROUPED])
 def test_every_fact_survives(cid):
     case = fixture_case(cid)
     out = seen_by_agent(case)
@@ -113,3 +116,68 @@ def test_setuptools_builds_go_to_the_build_graph():
                     "python setup.py bdist_wheel"):
         assert plans.classify(command) == "build", command
     assert plans.classify("python setup.py --version") != "build"
+
+
+def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """Every warning of a gcc run with the note rows under it, and the function it is in."""
+    out, scope, i = [], "", 0
+    while i < len(lines):
+        if lint_groups.SCOPE_RE.search(lines[i]):
+            scope = lines[i]
+        m = lint_groups.GCC_ROW_RE.match(lines[i])
+        if m and m["kind"] == "warning":
+            block = [lines[i]]
+            while i + 1 < len(lines) and (n := lint_groups.GCC_ROW_RE.match(lines[i + 1])) and n["kind"] == "note":
+                i += 1
+                block.append(lines[i])
+            out.append((scope, block))
+        i += 1
+    return out
+
+
+@pytest.mark.parametrize("cid", GROUPED)
+def test_repeated_warnings_of_one_function_are_said_once(cid):
+    """Real strict-warning compiles of sources no other fixture uses (zstd, regex, bitarray): over
+    budget, a warning that recurs in one function at >= 4 places is said once; its group line
+    follows the kept block and names, in input order, exactly the locations that end the
+    removed blocks, each of which has the kept block's text but for that location, in the same
+    function. Every other warning row stays whole, and the view is smaller than the snippet-less
+    one."""
+    case = fixture_case(cid)
+    src = case["stderr"].splitlines()
+    p = _distill(case["stderr"], budget=SMALL)
+    plain = _distill(case["stderr"], budget=SMALL, group=False)
+    blocks = _blocks(src)
+    kept = set(p.lines)
+    groups = 0
+    for k, line in enumerate(p.lines):
+        m = GROUP_RE.match(line)
+        if not m:
+            continue
+        groups += 1
+        locs = m[2].split()
+        assert int(m[1]) == len(locs)
+        # the kept block ends right above the group line
+        first = next(b for b in blocks if b[1][-1] == p.lines[k - 1] and all(r in kept for r in b[1]))
+        key = lambda b: (b[0], b[1][:-1], lint_groups.GCC_ROW_RE.match(b[1][-1])["msg"])   # noqa: E731
+        gone = [b for b in blocks if key(b) == key(first) and not all(r in kept for r in b[1])]
+        assert [lint_groups.GCC_ROW_RE.match(b[1][-1])["loc"] for b in gone] == locs
+        assert len(gone) + 1 >= distill_build.COMPILER_MIN_GROUP
+    assert groups
+    grouped_rows = {r for b in blocks if not all(x in kept for x in b[1]) for r in b[1]}
+    for _scope, block in blocks:
+        if block[0] not in grouped_rows:
+            assert block[0] in kept, block[0]
+    assert p.tokens() < plain.tokens()
+
+
+def test_compiler_errors_and_lone_warnings_never_group():
+    """gcc error rows stay byte-exact however often they repeat, and a warning repeated in
+    different functions (one place in each) stays a whole row in each."""
+    rows = []
+    for f in range(60):
+        rows += [f"app.c: In function \u2018f{f}\u2019:",
+                 f"app.c:{10 * f + 3}:5: error: \u2018x\u2019 undeclared (first use in this function)",
+                 f"app.c:{10 * f + 4}:9: warning: unused variable \u2018y\u2019 [-Wunused-variable]"]
+    p = _distill("\n".join(rows) + "\n", budget=SMALL, exit_code=1)
+    assert p is None or all(r in p.lines for r in rows if ": error: " in r or ": warning: " in r)

@@ -339,3 +339,26 @@ def test_typedefs_the_parser_only_guessed_at_keep_their_first_row():
     rows = {row for row, _ in o.defs}
     for text in ("typedef CK_CALLBACK_FUNCTION(CK_RV, CK_NOTIFY)(", "typedef struct _XGC"):
         assert lines.index(text) in rows and o.shown[lines.index(text)], text
+
+
+@pytest.mark.parametrize("level", [outline_lib.OUTLINE, outline_lib.SIGNATURES, outline_lib.NAMES])
+def test_declarators_an_ifdef_splits_off_a_typedef_are_definitions(level):
+    """``} *GC;`` / ``Display,\\n#endif\\n*_XPrivDisplay;`` (Xlib.h): the declarators after an
+    ``#ifdef``/``#endif`` inside a typedef parse as an expression statement at file level, which
+    C does not have; their rows (the ``#endif`` between them too) are shown at every level and
+    each name is a definition. A top-level macro call or an assignment is no such tail."""
+    src = ("typedef struct _XGC\n#ifdef ILLEGAL\n{\n  int gid;\n}\n#endif\n*GC;\n"
+           "typedef struct\n#ifdef ILLEGAL\n_XDisplay\n#endif\n{\n  int fd;\n}\n#ifdef ILLEGAL\n"
+           "Display,\n#endif\n*_XPrivDisplay;\nDECLARE_THING(widget);\nint g(int y);\n"
+           + "".join(f"int f{k}(int x);\n" for k in range(60)))  # (a header: mostly prototypes)
+    lang = code_langs.load("c")
+    assert lang is not None
+    lines = src.split("\n")
+    tree = outline_lib.parse(lang, src)
+    assert tree is not None
+    o = outline_lib.outline(lang, tree, lines, level)
+    names = {name for _, name in o.defs}
+    assert {"GC", "Display", "_XPrivDisplay", "g"} <= names
+    assert "widget" not in names and "DECLARE_THING" not in names
+    at = lines.index("Display,")
+    assert all(o.shown[r] for r in (lines.index("*GC;"), at, at + 1, at + 2))

@@ -6,15 +6,17 @@ import re
 
 import pytest
 
+from thresher.dataflow.plan import load_plans
 from thresher.stages.vcs import distill_git_patch
-from thresher.stages.lib.gitpatch import parse
+from thresher.stages.lib.gitpatch import error_rank, parse
 from thresher.stages.lib.text import ERROR_RE
 
 from .conftest import fixture_case
 from .distill_util import graph, output_lines, stage
 
 BODY_RE = re.compile(r"^\[thresher: hunk body not shown: (\d+) lines?, \+(\d+) -(\d+)\]$")
-FILE_RE = re.compile(r"^\[thresher: (\d+) hunks? of this file not shown \((\d+) lines?, \+(\d+) -(\d+)\): (@@.*)\]$")
+FILE_RE = re.compile(r"^\[thresher: (\d+) hunks? of this file not shown \((\d+) lines?, \+(\d+) -(\d+)\)"
+                     r"(?:: (@@.*))?\]$")
 BODIES_RE = re.compile(r"^\[thresher: the bod(?:y of 1 hunk|ies of (\d+) hunks) of this file not shown "
                        r"\((\d+) lines?, \+(\d+) -(\d+)\); (?:its @@ line stays|their @@ lines stay)\]$")
 
@@ -57,7 +59,8 @@ def check_hunks(source: list[str], out: list[str]) -> tuple[int, int]:
             assert int(m[1]) == len(missing)
             assert int(m[2]) == sum(len(h.body) + 1 for h in missing)
             assert (int(m[3]), int(m[4])) == (sum(h.adds for h in missing), sum(h.dels for h in missing))
-            assert m[5] == " ".join(source[h.header] for h in missing)   # their @@ lines, as written
+            if m[5] is not None:   # their @@ lines, as written (or only counted, when they do not fit)
+                assert m[5] == " ".join(source[h.header] for h in missing)
             pos, dropped = pos + 1, dropped + len(missing)
     return whole, dropped
 
@@ -96,6 +99,28 @@ def test_every_hunk_header_stays_when_the_per_hunk_lines_do_not_fit():
     whole, dropped = check_hunks(src, out)
     assert whole and dropped
     assert all(f in out for f in case["must_keep"])
+
+
+def test_hunks_naming_an_error_are_kept_first_and_the_view_fits():
+    """A 37-file diff whose @@ lines alone exceed the budget: whole hunks go, counted per file
+    (the @@ lists would not fit either), the view fits the budget, and the hunks whose changed
+    lines name an error are the ones kept, the smallest first."""
+    res, case = graph("git-diff.default", "unseen-git-diff-worktree")
+    src = case["stdout"].splitlines()
+    out = output_lines(res)
+    budget = load_plans().plans["git-diff.default"]["budget"]
+    assert len(res.text.splitlines()) <= budget["max_lines"]
+    assert any(FILE_RE.match(s) and FILE_RE.match(s)[5] is None for s in out)
+    whole, dropped = check_hunks(src, out)
+    assert whole and dropped
+    p = parse(src)
+    hunks = [h for f in p.all_files() for h in f.hunks]
+    kept = [h for h in hunks if src[h.header] in out]
+    named = [h for h in hunks if error_rank(src, h) == 0]
+    assert sum(error_rank(src, h) == 0 for h in kept) > len(kept) / 2
+    smallest = min(len(h.body) for h in named if h not in kept)
+    assert all(h in kept for h in named if len(h.body) < smallest)
+    assert len([h for h in named if h in kept]) >= 8
 
 
 def test_failing_diff_keeps_every_error_line_in_whole_hunks():

@@ -11,7 +11,10 @@ line ranges (``elide.assemble``):
 - runs of sibling tables (``[pkg.cargo.target.x]``, ``[pkg.cargo.target.y]``, … each with its
   sub-tables) like arrays of tables: the first, the last and every anomalous one, one note with
   the schema, the exact count and the names of the tables not shown; a later run with the same
-  table names and keys (the next package's targets) shows only its anomalous tables and says so;
+  table names and keys (the next package's targets) shows only its anomalous tables and says so.
+  When the sample leaves room in the budget, the tables left out keep their header lines (their
+  bodies dropped, counted by the note), in document order while they fit: a table's name is
+  the line an agent looks for;
 - long multi-line arrays (``dependencies = [`` … ``]``): the first lines and the closing one;
 - long sections: the first key lines.
 Table headers are found by a line scan that skips multi-line strings and arrays, and are checked
@@ -114,9 +117,22 @@ def _row(entry) -> dict:
     return row
 
 
-def _plan(lines, headers, doc, level, cache) -> elide.Plan:
+class _Plan(elide.Plan):
+    """A plan that may name up to ``names`` sibling tables it leaves out by their header lines
+    (their bodies dropped), in the order the runs are planned; ``heads`` are the header lines of
+    every sibling table it leaves out, in that order (what more room could name)."""
+
+    __slots__ = ("names", "heads")
+
+    def __init__(self, names: int = 0) -> None:
+        super().__init__()
+        self.names = names
+        self.heads: list[int] = []
+
+
+def _plan(lines, headers, doc, level, cache, names: int = 0) -> _Plan:
     """The drops of one level, each noted by table."""
-    plan = elide.Plan()
+    plan = _Plan(names)
     bounds = [h[0] for h in headers] + [len(lines)]
     _tables(lines, headers, bounds, doc, level, cache, plan, 0, len(headers), {})
     first = bounds[0] if headers else len(lines)
@@ -190,25 +206,42 @@ def _siblings(plan, doc, headers, bounds, members: list, level, cache, seen: dic
     like = seen.get(shape)
     # a run with the table names and keys of one shown before: only its anomalous tables
     keep = anomaly.ranked(found, cap) if like else elide.sample(n, entries, found, cap)
+    kept = set(keep)
+    dropped = [m for m in range(n) if m not in kept]
+    plan.heads.extend(headers[members[m][0]][0] for m in dropped)
+    named = set(dropped[:max(plan.names, 0)])
+    plan.names -= len(named)
     parts = [f"{label}: {n} tables, {len(keep)} shown" + (f" ({', '.join(spans(keep, prefix='#'))})"
                                                            if keep else "")]
+    if named:
+        parts.append(f"{len(named)} more by their header lines only ({', '.join(spans(sorted(named), prefix='#'))}"
+                     "), bodies not shown")
     if found:
-        parts.append(f"{len(found)} anomalous, {len(set(found) & set(keep))} shown")
+        parts.append(f"{len(found)} anomalous, {len(set(found) & kept)} shown")
     if like:
         parts.append(f"the same table names and keys as {like}")
     else:
         seen[shape] = label
         parts.append("keys: " + " | ".join(f"{c} {anomaly.profile(rows, c)}"
                                            for c in anomaly.columns(rows)))
-        gone = ", ".join(_label(headers[members[m][0]][1][-1:]) for m in range(n) if m not in set(keep))
-        if gone in seen:
+        gone = ", ".join(_label(headers[members[m][0]][1][-1:]) for m in dropped if m not in named)
+        if not gone:
+            pass
+        elif gone in seen:
             parts.append(f"not shown: the same {n - len(keep)} as {seen[gone]}")
         elif len(gone) <= 1200:
             seen[gone] = label
             parts.append(f"not shown: {gone}")
     held = plan.note("; ".join(parts))
     for a, b in elide.gaps(keep, n):
-        plan.drop(headers[members[a][0]][0], bounds[members[b][1]], held)
+        run = a  # the first member of the current run of wholly dropped ones
+        for m in range(a, b + 1):
+            if m in named:  # its header line stays, its body and sub-tables go
+                plan.drop(headers[members[run][0]][0], headers[members[m][0]][0], held)
+                plan.drop(headers[members[m][0]][0] + 1, bounds[members[m][1]], held)
+                run = m + 1
+        if run <= b:
+            plan.drop(headers[members[run][0]][0], bounds[members[b][1]], held)
     return keep
 
 
@@ -306,16 +339,46 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     cache: dict = {}
     chosen = None
     for k, level in enumerate(levels):
-        view, origin = elide.assemble(payload, _plan(lines, headers, doc, level, cache), "TOML",
-                                      ctx.handle)
-        if (not over_budget(view, ctx.budget) or k == len(levels) - 1) \
-                and _parses(elide.shown_text(payload, origin)):
+        plan = _plan(lines, headers, doc, level, cache)
+        view, origin = elide.assemble(payload, plan, "TOML", ctx.handle)
+        fits = not over_budget(view, ctx.budget)
+        if (fits or k == len(levels) - 1) and _parses(elide.shown_text(payload, origin)):
             chosen = view, origin
+            if fits and plan.heads:
+                chosen = _named(payload, lines, headers, doc, level, cache, plan, view, ctx) or chosen
             break
     if chosen is None:
         return None
     out = payload.with_view(*chosen)
     return out if estimate(out.text()) < payload.tokens() else None
+
+
+NOTE_ROOM = 40
+"""Tokens kept free for the longer summary lines of a view that names tables by header."""
+
+
+def _named(payload, lines, headers, doc, level, cache, plan: _Plan, view, ctx):
+    """The view of ``level`` with as many left-out sibling tables as the room left allows named
+    by their header lines (bodies dropped, counted), in planning order; ``None`` when none fit."""
+    max_lines = ctx.budget.get("max_lines", 1 << 30)
+    max_tokens = ctx.budget.get("max_tokens", 1 << 30)
+    lines_left = max_lines - len(view) - 1
+    tokens_left = max_tokens - estimate("\n".join(view)) - NOTE_ROOM
+    n = 0
+    for i in plan.heads:
+        cost = estimate(lines[i]) + 1
+        if cost > tokens_left or lines_left < 1:
+            break
+        tokens_left, lines_left, n = tokens_left - cost, lines_left - 1, n + 1
+    for _ in range(4):  # the notes grow with what they name: shrink until the view fits
+        if n <= 0:
+            return None
+        named, origin = elide.assemble(payload, _plan(lines, headers, doc, level, cache, n), "TOML",
+                                       ctx.handle)
+        if not over_budget(named, ctx.budget) and _parses(elide.shown_text(payload, origin)):
+            return named, origin
+        n = n * 3 // 4
+    return None
 
 
 def _parses(text: str) -> bool:

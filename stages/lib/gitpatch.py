@@ -22,6 +22,10 @@ STAT_ROW_RE = re.compile(r"^ \S.*\s\|\s+(?:\d+(?: [+-]*)?|Bin(?: \d+ -> \d+ byte
 STAT_SUM_RE = re.compile(r"^ \d+ files? changed(?:, \d+ insertions?\(\+\))?(?:, \d+ deletions?\(-\))?$")
 NAME_STATUS_RE = re.compile(r"^[ACDMRTUXB]\d*\t\S")
 ONELINE_RE = re.compile(r"^[0-9a-f]{7,64} (?!\|)\S")
+ERROR_WORD_RE = re.compile(r"(?i)(?:\b|[a-z0-9_])(?:error|exception)s?\b|\bfail(?:ed|ure|ures|ing|s)?\b|"
+                           r"\b(?:fatal|panic|panicked)\b")
+"""A line of a hunk that names an error: ``error``/``errors``, ``ValueError``, ``IOException``,
+``fail``/``failed``/``failure``, ``fatal``, ``panic``: what a reviewer of error handling reads."""
 
 
 class Hunk:
@@ -76,6 +80,19 @@ class Patch:
     def all_files(self) -> list[FileDiff]:
         """Files in output order, across commits."""
         return self.files + [f for c in self.commits for f in c.files]
+
+
+def error_rank(lines: list[str], hunk: Hunk) -> int:
+    """0 when a changed line (``+``/``-``) of ``hunk`` names an error, 1 when only a context line
+    does, 2 otherwise: the order in which hunks are kept under a budget."""
+    rank = 2
+    for i in hunk.body:
+        line = lines[i]
+        if ERROR_WORD_RE.search(line):
+            if line[:1] in "+-" and line:
+                return 0
+            rank = 1
+    return rank
 
 
 def _hunk_body(lines: list[str], start: int, m: re.Match[str], hunk: Hunk) -> int:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from thresher.dataflow.errorscan import CORE_ERROR_RE
+from thresher.dataflow.payload import CRITICAL, IMPORTANT
 from thresher.dataflow.tokens import estimate
 
 from thresher.stages.lib.diagnostics import RUST_HEAD_RE
@@ -38,8 +39,9 @@ from thresher.stages.lib.text import is_error_line
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from thresher.dataflow.payload import Payload
     from thresher.dataflow.shapes import Budget
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 PATH_ROW_RE = re.compile(r"^(?P<loc>(?P<path>[^\s:][^:]*):\d+(?::\d+)?):\s*(?P<msg>\S.*)$")
 STYLISH_ROW_RE = re.compile(r"^\s+(?P<loc>\d+:\d+)\s+(?P<msg>(?:error|warning)\s+\S.*)$")
@@ -99,21 +101,60 @@ def findings(lines: Sequence[str], keep: list[bool]) -> list[tuple[list[int], st
     return out
 
 
+GCC_ROW_RE = re.compile(r"^(?P<loc>(?P<path>[^\s:][^:]*):\d+(?::\d+)?): (?P<msg>(?P<kind>warning|note|remark): \S.*)$")
+
+
+SCOPE_RE = re.compile(r"^[^\s:][^:]*: (?:In (?:function|member function|constructor|destructor|"
+                      r"instantiation|static member function|lambda function)\b|At top level:$)")
+
+
+def compiler_findings(lines: Sequence[str], keep: list[bool]) -> list[tuple[list[int], str, tuple]]:
+    """Every gcc/clang warning among the kept view lines with the ``note:`` rows right under it
+    (a macro's expansion chain, "previous declaration here"): ``(view indices, location, key)``.
+
+    The location is that of the block's last row, where a chain ends in the code that used the
+    macro; the key is the rest of the block and the function it is in (gcc's last ``In function``
+    line), so two blocks group only when they differ in that one location within one function
+    (a standalone warning: the same message in the same file and function). A note outside a
+    warning's block, an error row and any other line end a block and are never part of one."""
+    rows = [i for i, k in enumerate(keep) if k]
+    out, k, scope = [], 0, ""
+    while k < len(rows):
+        m = GCC_ROW_RE.match(lines[rows[k]])
+        if m is None or m["kind"] != "warning":
+            if SCOPE_RE.search(lines[rows[k]]):
+                scope = lines[rows[k]]
+            k += 1
+            continue
+        block, last = [rows[k]], m
+        while k + 1 < len(rows) and (n := GCC_ROW_RE.match(lines[rows[k + 1]])) and n["kind"] == "note":
+            k += 1
+            block.append(rows[k])
+            last = n
+        out.append((block, last["loc"], (scope, *(lines[i] for i in block[:-1]), last["path"], last["msg"])))
+        k += 1
+    return out
+
+
 def summary(n: int, locations: list[str]) -> str:
     """The declared line standing for ``n`` removed findings at ``locations``."""
     what = "location" if n == 1 else "locations"
     return f"[thresher: the finding above recurs at {n} more {what}] " + " ".join(locations)
 
 
-def group(lines: Sequence[str], keep: list[bool], budget: Budget) -> tuple[dict[int, str], list[int]]:
+def group(lines: Sequence[str], keep: list[bool], budget: Budget,
+          finder: Callable[[Sequence[str], list[bool]], list[tuple[list[int], str, tuple]]] = findings,
+          whole_block: bool = False, min_group: int = MIN_GROUP) -> tuple[dict[int, str], list[int]]:
     """Groups to fold until the kept view fits ``budget``, largest saving first.
 
     Unsets ``keep`` for the folded findings; returns ``{view index: summary}`` (each summary goes
-    right after that line: the location line of its group's first finding) and the folded view
-    indices.
+    right after that line: the location line of its group's first finding, or with
+    ``whole_block`` its last line) and the folded view indices. ``finder`` names the findings
+    (:func:`findings` for linters, :func:`compiler_findings` for gcc/clang); a group needs
+    ``min_group`` findings.
     """
     groups: dict[tuple, list] = {}
-    for idx, loc, key in findings(lines, keep):
+    for idx, loc, key in finder(lines, keep):
         if not any(_blocked(lines[i]) for i in idx):
             groups.setdefault(key, []).append((idx, loc))
     kept = [i for i, k in enumerate(keep) if k]
@@ -121,7 +162,7 @@ def group(lines: Sequence[str], keep: list[bool], budget: Budget) -> tuple[dict[
     n_lines = len(kept)
     plans = []
     for members in groups.values():
-        if len(members) < MIN_GROUP:
+        if len(members) < min_group:
             continue
         rest = members[1:]
         line = summary(len(rest), [loc for _, loc in rest])
@@ -130,7 +171,8 @@ def group(lines: Sequence[str], keep: list[bool], budget: Budget) -> tuple[dict[
         if saving > 0:
             # after the first finding's location line: a help line after it may be trimmed later, and a
             # summary stays only with the line it follows
-            plans.append((-saving, members[0][0][min(1, len(members[0][0]) - 1)], line, gone))
+            first = members[0][0]
+            plans.append((-saving, first[-1] if whole_block else first[min(1, len(first) - 1)], line, gone))
     plans.sort()
     out: dict[int, str] = {}
     folded: list[int] = []
@@ -144,3 +186,16 @@ def group(lines: Sequence[str], keep: list[bool], budget: Budget) -> tuple[dict[
         tokens += neg
         n_lines -= len(gone) - 1
     return out, sorted(folded)
+
+
+def demote(payload: Payload, view: Payload, folded: list[int]) -> Payload:
+    """``view`` with the input lines behind ``folded`` view indices of ``payload`` no longer
+    critical: a group line holds their locations, so the rows are not to be kept one by one."""
+    if not folded:
+        return view
+    tiers = list(payload.tiers)
+    for i in folded:
+        o = payload.origin[i]
+        if o >= 0 and tiers[o] == CRITICAL:
+            tiers[o] = IMPORTANT
+    return view.evolve(tiers=tuple(tiers))

@@ -80,6 +80,9 @@ class Outline:
                 # ``typedef struct _XGC`` cut off by an ``#ifdef`` inside it: still a typedef
                 self.defs.append((node.start_point[0], _text(node.children[0])))
             return
+        if lang.preprocessor and depth == 0 and _declarator_tail(node):
+            self.declarator_tail(node)
+            return
         if node.type in lang.aliases:
             self.alias_names(node)
         if node.type in lang.transparent:
@@ -139,6 +142,23 @@ class Outline:
             if last > header and closed_by_token(core, body) \
                     and _CLOSING.match(self.lines[last].strip()):
                 self.mark(last)
+
+    def declarator_tail(self, node: Node) -> None:
+        """``*GC;`` or ``Display,\n#endif\n*_XPrivDisplay;`` at file level: what an ``#ifdef``
+        inside a typedef leaves of its declarators (the parser sees no declaration, and C has no
+        statements outside functions). The names it gives are the API: its rows are shown at
+        every level (the directive between them too) and each name is recorded as a definition,
+        as :meth:`alias_names` does."""
+        if end_row(node) - node.start_point[0] < _DECL_ROWS:
+            self.mark(node.start_point[0], end_row(node))
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type in ("identifier", "type_identifier"):
+                self.defs.append((n.start_point[0], _text(n)))
+                self.mark(n.start_point[0])
+            else:
+                stack.extend(reversed(n.children))
 
     def prototype(self, node: Node, decl: Node, doc: list) -> None:
         """A declaration without a body (a C prototype, a TypeScript signature): the API itself.
@@ -313,6 +333,30 @@ class Outline:
             if _DOC_TEXT.search(self.lines[r]):
                 self.mark(r)
                 return
+
+
+_TAIL_PARTS = frozenset(("identifier", "type_identifier", "pointer_expression", "comma_expression",
+                         "*", ",", ";", "ERROR", "#endif", "#else", "preproc_directive", "comment"))
+
+
+def _declarator_tail(node: Node) -> bool:
+    """True for an expression statement made only of names, ``*`` and commas (``*GC;``,
+    ``Display, *_XPrivDisplay;``): the declarators of a declaration split by the preprocessor,
+    never a call or an assignment."""
+    if node.type != "expression_statement":
+        return False
+    stack, names = list(node.children), 0
+    while stack:
+        n = stack.pop()
+        if n.type not in _TAIL_PARTS:
+            return False
+        if n.type == "ERROR" and any(c.type not in ("#endif", "#else", "preproc_directive")
+                                     or not _text(c).startswith(("#endif", "#else"))
+                                     for c in n.children):
+            return False  # only a stray ``#endif``/``#else`` may split the declarators
+        names += n.type in ("identifier", "type_identifier")
+        stack.extend(n.children)
+    return names > 0
 
 
 def _declares_function(node: Node, depth: int = 0) -> bool:

@@ -14,7 +14,7 @@ budget. Over it, two steps, each only as far as needed:
 
 from __future__ import annotations
 
-from thresher.dataflow.payload import CRITICAL, IMPORTANT, SYNTHETIC
+from thresher.dataflow.payload import SYNTHETIC
 
 from thresher.stages.lib import lint_groups
 from thresher.stages.lib.diagnostics import drop_snippets, snippet_summary
@@ -52,12 +52,4 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     if cut:
         out.append(snippet_summary(diags, cut))
         origin.append(SYNTHETIC)
-    view = payload.with_view(out, origin)
-    if not folded:
-        return view
-    tiers = list(payload.tiers)
-    for i in folded:
-        o = payload.origin[i]
-        if o >= 0 and tiers[o] == CRITICAL:
-            tiers[o] = IMPORTANT
-    return view.evolve(tiers=tuple(tiers))
+    return lint_groups.demote(payload, payload.with_view(out, origin), folded)

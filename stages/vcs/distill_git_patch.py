@@ -6,11 +6,14 @@ messages. Over budget, in this order of what stays longest:
 1. stat / name-status rows (round-robin across commits: each commit keeps its first rows);
 2. message bodies (newest commit first), each counted under its subject when it goes;
 3. hunks, round-robin across files (every file keeps its first hunk before any keeps a second),
-   each hunk whole or not at all. While the hunk headers are cheap (``index_share`` of the budget)
+   each hunk whole or not at all; hunks whose changed lines name an error (``error``,
+   ``…Exception``, ``fail…``) go first, then hunks whose context does (each the smallest first,
+   so that the most of them fit), then the rest. While the hunk headers are cheap (``index_share`` of the budget)
    every ``@@`` header stays (the map of the change): a dropped body becomes one counted line under
    its header, or, when those lines would not fit, one counted line per file for all its dropped
    bodies (a header directly followed by the next is a hunk whose body went); otherwise whole
-   hunks go, counted per file by one line that also lists their ``@@`` lines, copied as written.
+   hunks go, counted per file by one line that also lists their ``@@`` lines, copied as written,
+   or, when those lists would not fit, by one line per file that counts them.
 When even the headers do not fit, a log keeps each commit's identity first: its ``commit`` line
 and subject stay for every commit, and the rest of a commit (Author/Date fields, blank lines,
 body) is kept newest first while it fits, one declared line counting the commits shown without
@@ -21,9 +24,11 @@ counted. (A long plain ``git log`` is read like ``--oneline``: which commits, in
 
 from __future__ import annotations
 
+from functools import partial
+
 from thresher.stages.lib import budget
 from thresher.stages.lib.budget import Group, Unit, plural
-from thresher.stages.lib.gitpatch import ONELINE_RE, STAT_SUM_RE, Patch, parse
+from thresher.stages.lib.gitpatch import ONELINE_RE, STAT_SUM_RE, Patch, error_rank, parse
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
@@ -35,24 +40,27 @@ TOP_SHARE = 0.7
 """When only some commits/files fit, their skeletons may take this share of the budget."""
 
 
-HUNK, FILE, WHOLE = "hunk", "file", "whole"
+HUNK, FILE, WHOLE, COUNT = "hunk", "file", "whole", "count"
 """How dropped hunks are counted: each body under its header, the bodies per file (headers stay),
-or whole hunks per file."""
+whole hunks per file (their ``@@`` lines listed), or whole hunks per file by count alone."""
 
 
 def _hunk_units(p: Patch, mode: str, lines: list[str]) -> list[Unit]:
     """Hunks round-robin across files; bodies only (headers stay) unless ``mode`` is WHOLE."""
     seqs = []
     for f in p.all_files():
-        if mode == WHOLE:
-            group = Group(f.last(), lambda d: _file_summary(d, lines))
+        if mode in (WHOLE, COUNT):
+            group = Group(f.last(), partial(_file_summary, lines=lines, heads=mode == WHOLE))
             seqs.append([Unit([h.header, *h.body], group, h) for h in f.hunks])
         elif mode == FILE:
             group = Group(f.last(), _bodies_summary)
             seqs.append([Unit(h.body, group, h) for h in f.hunks if h.body])
         else:
             seqs.append([Unit(h.body, Group(h.header, _body_summary), h) for h in f.hunks if h.body])
-    return budget.round_robin(seqs)
+    order = budget.round_robin(seqs)
+    # hunks naming an error first, the smallest first (the most of them fit); the rest round-robin
+    rank = [(r, len(u.lines) if r < 2 else 0) for u in order for r in (error_rank(lines, u.info),)]
+    return [u for _, u in sorted(zip(rank, order), key=lambda t: t[0])]
 
 
 def _bodies_summary(dropped: list[Unit]) -> str:
@@ -70,14 +78,15 @@ def _body_summary(dropped: list[Unit]) -> str:
     return f"[thresher: hunk body not shown: {plural(len(h.body), 'line')}, +{h.adds} -{h.dels}]"
 
 
-def _file_summary(dropped: list[Unit], lines: list[str]) -> str:
-    """The counted line for a file's dropped hunks; their ``@@`` lines follow it, as written."""
-    hunks = [u.info for u in dropped]
+def _file_summary(dropped: list[Unit], lines: list[str], heads: bool = True) -> str:
+    """The counted line for a file's dropped hunks; with ``heads`` their ``@@`` lines follow it,
+    as written (in file order, whatever order they were chosen in)."""
+    hunks = sorted((u.info for u in dropped), key=lambda h: h.header)
     n = sum(len(h.body) + 1 for h in hunks)
     adds, dels = sum(h.adds for h in hunks), sum(h.dels for h in hunks)
-    heads = " ".join(lines[h.header] for h in hunks)
-    return (f"[thresher: {plural(len(hunks), 'hunk')} of this file not shown ({plural(n, 'line')},"
-            f" +{adds} -{dels}): {heads}]")
+    text = (f"[thresher: {plural(len(hunks), 'hunk')} of this file not shown ({plural(n, 'line')},"
+            f" +{adds} -{dels})")
+    return f"{text}: {' '.join(lines[h.header] for h in hunks)}]" if heads else f"{text}]"
 
 
 def _body_summary_of(dropped: list[Unit]) -> str:
@@ -183,11 +192,11 @@ def _distill(payload, params, ctx):
         return None
     max_lines, max_tokens = budget.room(ctx)
     share = params["index_share"]
-    for mode in (HUNK, FILE, WHOLE):
+    for mode in (HUNK, FILE, WHOLE, COUNT):
         units = _units(p, mode, lines)
         mandatory = set(range(len(lines))) - {i for u in units for i in u.lines}
         tokens, nlines = budget.floor(costs, mandatory, units)
-        limit = share if mode != WHOLE else 1.0
+        limit = share if mode in (HUNK, FILE) else 1.0
         if tokens <= limit * max_tokens and nlines <= limit * max_lines:
             return budget.distill(payload, ctx, mandatory, units, costs)
     if p.commits and not any(c.files or c.rows for c in p.commits):

@@ -297,21 +297,21 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     return view
 
 
-_SPREAD = (lambda n: n - 1, lambda n: (n - 1) // 2, lambda n: n // 2, lambda n: (n - 1) // 4,
-           lambda n: 3 * (n - 1) // 4)
-"""Which of ``n`` entries :func:`_spread` adds at each step: the last, the middle (both, for an
-even ``n``), the quarters (the rows ``budget.spread`` puts first in an enumeration)."""
+_SPREAD = (lambda n: n - 1, lambda n: (n - 1) // 2, lambda n: n // 2)
+"""Which of ``n`` entries :func:`_spread` adds at each step: the last and the middle (both, for
+an even ``n``). Quarters too would fill the budget of every such log for little: a kind's first,
+middle and last instances already show how it starts, persists and ends."""
 
 
 def _spread(lines, blocks, groups, shown: set[int], errors: set[int], view: Payload,
             budget: Budget) -> set[int]:
     """Entries to show besides each template's first, while the view stays within ``budget``.
 
-    A log is an enumeration of entries read for one that may be anywhere: first the entries at
-    its middle and quarters (as ``budget.spread`` picks rows). Then, when there are too many error
-    entries to show whole, more instances of each error kind (a template group: its lines differ
-    only in numbers, ids and times): the last instance of every kind, then its middle one, then
-    its quarters (:data:`_SPREAD`), a kind after another at each step, the shortest entries first.
+    A log is an enumeration of entries read for one that may be anywhere: first the entry at
+    its middle. Then, when there are too many error entries to show whole, more instances of each
+    error kind (a template group: its lines differ only in numbers, ids and times): the last
+    instance of every kind, then its middle one (:data:`_SPREAD`), a kind after another at each
+    step, the shortest entries first.
     What stays hidden is still counted by its template's summary line."""
     steps = [[pick(len(blocks)) for pick in _SPREAD[1:]]]
     kinds = [sample for sample in ([b for b in members if b in errors] for members in groups.values())

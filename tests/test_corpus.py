@@ -99,8 +99,6 @@ UNSEEN_LEADS = {
     # middle and last row of every enumeration, every line naming an error, content lines
     # included). What is still lost is a lead (issue 16), held at its present count per case so
     # that nothing gets worse unnoticed.
-    "unseen-app-log-traceback": (11, "an ERROR line folded under the same template as a kept one "
-                                     "(request id and version differ)"),
     "unseen-git-blame-attrs": (2, "the middle row and a row naming an error of a 3,000-row blame "
                                "(the first and last rows stay)"),
     # benchmarks/capture_leads_unseen.py: more outputs of the leads' classes
@@ -112,10 +110,6 @@ UNSEEN_LEADS = {
                              "one K&R function whose parameter declarations are the prototypes"),
     "unseen-git-diff-worktree": (6, "content lines naming an error in hunks of 100+ lines, or in "
                                     "context lines: whole hunks, the smallest error ones first"),
-    "unseen-nginx-error-info": (6, "the middle [error] line, the same message as a kept one but for "
-                                "its numbers, among more errors than the errors' share holds"),
-    "unseen-nginx-error-upstream": (7, "the middle [error] line, the same message as a kept one but "
-                                    "for its numbers, among more errors than the errors' share holds"),
     "unseen-grep-rn-def-dask": (3, "named defs (compute, from_array) among 9,000 matches in 300 files"),
     "unseen-ls-la-lib-multiarch": (9, "named rows (libssl.so) of a 1,100-row ls -la by name only"),
     "unseen-rg-def-pylib": (10, "a named file's second def, among hundreds of files' first ones"),

@@ -106,3 +106,43 @@ def test_a_server_error_level_record_is_critical_and_each_message_keeps_an_insta
     assert len(by_text) >= 3
     for text, lines in by_text.items():
         assert any(line in out for line in lines), text
+
+
+@pytest.mark.parametrize("cid", ["unseen-nginx-error-warn", "unseen-worker-log-errors"])
+def test_too_many_errors_keep_a_spread_of_each_kind_and_count_the_rest(cid):
+    """More error entries than the budget's share holds: each kind (its lines differ only in
+    numbers and ids) keeps its first and last instance verbatim, the log its middle entry (the
+    budget holds them here), and every line not shown is counted by a summary."""
+    case = fixture_case(cid)
+    text = case["stdout"]
+    src = text.splitlines()
+    view = _run(text)
+    kept = [o for o in view.origin if o >= 0]
+    hidden = sum(int(SUMMARY_RE.match(line)[1]) for line, o in zip(view.lines, view.origin)
+                 if o == SYNTHETIC and SUMMARY_RE.match(line))
+    assert len(kept) + hidden == len(src)
+    errors = [i for i, line in enumerate(src) if re.search(r"\[error\]|\bERROR\b", line)]
+    assert len(errors) > BUDGET["max_lines"] // 2 or sum(len(src[i]) for i in errors) > BUDGET["max_tokens"]
+    kinds: dict[str, list[int]] = {}
+    for i in errors:
+        kinds.setdefault(re.sub(r"\d+", "#", src[i]), []).append(i)
+    shown = set(kept)
+    for members in kinds.values():
+        assert members[0] in shown and members[-1] in shown, src[members[0]]
+    entries = [i for i, line in enumerate(src) if re.match(r"\d{4}[-/]", line)]
+    assert entries[len(entries) // 2] in shown
+
+
+def test_a_chained_traceback_and_an_exception_not_named_error_end_one_entry():
+    """``During handling of the above exception`` joins two tracebacks into one entry, and the
+    exception line (``InvalidVersion: ...``, whatever its class is called) ends it."""
+    from thresher.stages.logs.distill_log import _blocks
+    for cid in ("unseen-worker-log-errors", "unseen-app-log-traceback"):
+        src = fixture_case(cid)["stdout"].splitlines()
+        blocks = _blocks(src, [False] * len(src))
+        traced = [(start, end) for start, end in blocks if src[start + 1:start + 2] == ["Traceback (most recent call last):"]]
+        assert traced
+        for _, end in traced:   # the entry ends with its exception's line: ``Name: message``
+            assert re.match(r"[\w.]+: \S", src[end - 1]), src[end - 1]
+        # no entry starts inside a traceback (its note, a blank line, its exception line)
+        assert all(re.match(r"\d{4}-", src[start]) for start, _ in blocks), cid

@@ -22,8 +22,11 @@ Declines when the log is within budget, when it has too few repeats to be worth 
 from __future__ import annotations
 
 import re
+from itertools import compress
 from operator import itemgetter
 
+from thresher.dataflow.tokens import estimate
+from thresher.stages.lib.budget import FOOTER_ROOM
 from thresher.stages.lib.common import build, critical_flags, over_budget
 from thresher.stages.data.distill_jsonl import records as jsonl_records
 from thresher.stages.lib.text import skeleton
@@ -56,7 +59,15 @@ _SLOTS_RE = re.compile(
 # at column 0 on the line after the message: it belongs to that entry, like its frames
 CONTINUATION_RE = re.compile(r"^\s+\S|^Traceback \(most recent call last\):|^Caused by: |^\s*\.\.\. \d+ more"
                              r"|^(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable)\b")
-EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b")
+# the exception line that ends a Python traceback: any class name (``InvalidVersion: ...``,
+# ``StopIteration``), the module path before it in lower case
+# Python's chained exceptions: the note between two tracebacks (a blank line each side), and the
+# second traceback's first line after it
+CHAINED_RE = re.compile(r"^(?:During handling of the above exception, another exception occurred:"
+                        r"|The above exception was the direct cause of the following exception:"
+                        r"|Traceback \(most recent call last\):)$")
+EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b"
+                    r"|^(?:[a-z_]\w*\.)*[A-Z]\w*(?::\s|$)")
 # the status of an HTTP access-log line: a number that names a kind (a 502 is not a 500), so it
 # stays in the template key of a critical line (the digit-shape memo cannot tell 500 from 502)
 STATUS_RE = re.compile(r'"[A-Z]{3,7} \S* HTTP/[\d.]+" ([1-5]\d\d)\b')
@@ -183,20 +194,45 @@ def _kind_fields(members: list[int], blocks, lines) -> list[int]:
             and not any(_TIME_FIELD.search(v) for v in values[pos])]
 
 
+_MAYBE_GOES_ON = re.compile(r"\D|$")
+"""A line that may continue an entry or end a traceback (every pattern above opens with a
+non-digit, or it is blank): a line opening with a digit (a timestamp, an address) always starts
+an entry, and leaves the traceback state as it was."""
+
+
 def _blocks(lines, crit: list[bool]) -> list[tuple[int, int]]:
     """``(start, end)`` ranges: a line and the continuation lines (stack frames) under it; a
-    Python traceback ends with (and includes) its exception line."""
-    out, start, in_tb = [], 0, lines[0].startswith("Traceback (") if lines else False
-    for i in range(1, len(lines) + 1):
-        line = lines[i] if i < len(lines) else ""
-        if i < len(lines) and in_tb and EXC_RE.match(line):
+    Python traceback ends with (and includes) its exception line. Only the lines that may go on
+    an entry (:data:`_MAYBE_GOES_ON`, found in one ``map``) take the per-line rules: a run of
+    other lines is a run of one-line entries."""
+    n = len(lines)
+    out: list[tuple[int, int]] = []
+    start, in_tb, todo = 0, lines[0].startswith("Traceback (") if lines else False, 1
+    for i in compress(range(n), map(_MAYBE_GOES_ON.match, lines)):
+        if i < todo:   # (line 0)
+            continue
+        if todo < i:   # lines todo .. i-1: each starts an entry
+            out.append((start, todo))
+            out.extend(zip(range(todo, i - 1), range(todo + 1, i)))
+            start = i - 1
+        todo = i + 1
+        line = lines[i]
+        if in_tb and EXC_RE.match(line):
             in_tb = False
             continue
-        if i == len(lines) or not CONTINUATION_RE.match(line) or crit[i] and not crit[start] \
-                and not in_tb:
+        if CHAINED_RE.match(line) or not line and i + 1 < n and CHAINED_RE.match(lines[i + 1]):
+            in_tb = in_tb or line.startswith("Traceback (")
+            continue   # a chained exception: one traceback after another, one entry
+        if not CONTINUATION_RE.match(line) or crit[i] and not crit[start] and not in_tb:
             out.append((start, i))
             start = i
         in_tb = in_tb or line.startswith("Traceback (")
+    if n:
+        if todo < n:
+            out.append((start, todo))
+            out.extend(zip(range(todo, n - 1), range(todo + 1, n)))
+            start = n - 1
+        out.append((start, n))
     return out
 
 
@@ -225,6 +261,7 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     groups = refine(groups, blocks, lines)
     if len(groups) > params["max_template_share"] * len(blocks):
         return None
+    tally = _Tally(blocks, groups)
     shown = set(range(max(len(blocks) - params["tail"], 0), len(blocks)))   # how the log ends
     for members in groups.values():
         b = members[0]
@@ -241,13 +278,59 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
             errors.add(b)
             seen.add(text)
     if errors:
-        wider = _view(payload, blocks, groups, shown | errors, crit)
         # whole lines and tokens: n > int(x) exactly when n > x, for a count n and x >= 0
         room: Budget = {**ctx.budget, "max_lines": int(ctx.budget["max_lines"] * ERRORS_SHARE),
                         "max_tokens": int(ctx.budget["max_tokens"] * ERRORS_SHARE)}
-        if wider is not None and not over_budget(wider.lines, room):
+        # (a view holds at least the lines of its blocks: too many of them cannot fit the share)
+        if sum(end - start for start, end in (blocks[b] for b in shown | errors)) <= room["max_lines"]:
+            wider = _view(payload, blocks, tally, shown | errors, crit)
+            if wider is not None and not over_budget(wider.lines, room):
+                return wider
+    view = _view(payload, blocks, tally, shown, crit)
+    if view is None:
+        return view
+    extra = _spread(lines, blocks, groups, shown, errors, view, ctx.budget)
+    if extra:
+        wider = _view(payload, blocks, tally, shown | extra, crit)
+        if wider is not None and not over_budget(wider.lines, ctx.budget):
             return wider
-    return _view(payload, blocks, groups, shown, crit)
+    return view
+
+
+_SPREAD = (lambda n: n - 1, lambda n: (n - 1) // 2, lambda n: n // 2)
+"""Which of ``n`` entries :func:`_spread` adds at each step: the last and the middle (both, for
+an even ``n``). Quarters too would fill the budget of every such log for little: a kind's first,
+middle and last instances already show how it starts, persists and ends."""
+
+
+def _spread(lines, blocks, groups, shown: set[int], errors: set[int], view: Payload,
+            budget: Budget) -> set[int]:
+    """Entries to show besides each template's first, while the view stays within ``budget``.
+
+    A log is an enumeration of entries read for one that may be anywhere: first the entry at
+    its middle. Then, when there are too many error entries to show whole, more instances of each
+    error kind (a template group: its lines differ only in numbers, ids and times): the last
+    instance of every kind, then its middle one (:data:`_SPREAD`), a kind after another at each
+    step, the shortest entries first.
+    What stays hidden is still counted by its template's summary line."""
+    steps = [[pick(len(blocks)) for pick in _SPREAD[1:]]]
+    kinds = [sample for sample in ([b for b in members if b in errors] for members in groups.values())
+             if sample]   # (an error entry repeated verbatim but for its time adds nothing)
+    steps += [sorted((members[pick(len(members))] for members in kinds),
+                     key=lambda b: blocks[b][1] - blocks[b][0]) for pick in _SPREAD]
+    max_lines, max_tokens = budget["max_lines"] - 1, budget["max_tokens"] - FOOTER_ROOM
+    n_lines, tokens = len(view.lines), view.tokens()
+    extra: set[int] = set()
+    for step in steps:
+        for b in step:
+            if b in shown or b in extra:
+                continue
+            start, end = blocks[b]
+            cost = sum(estimate(lines[i]) + 1 for i in range(start, end))
+            if n_lines + end - start <= max_lines and tokens + cost <= max_tokens:
+                extra.add(b)
+                n_lines, tokens = n_lines + end - start, tokens + cost
+    return extra
 
 
 def _timeless(lines, blocks, chosen: list[int]):
@@ -259,20 +342,43 @@ def _timeless(lines, blocks, chosen: list[int]):
         yield from (tuple(timeless[i] for i in range(*block)) for block in part)
 
 
-def _view(payload, blocks, groups, shown: set[int], crit: list[bool]):
+class _Tally:
+    """Per template group, computed once for every view of one log: its members, the block of
+    each member's group, and the lines of its members after the first (the most it may hide)."""
+
+    __slots__ = ("members", "of", "total")
+
+    def __init__(self, blocks, groups) -> None:
+        self.members = list(groups.values())
+        self.of = [0] * len(blocks)
+        self.total = []
+        of = self.of
+        for g, members in enumerate(self.members):
+            for b in members:
+                of[b] = g
+            rest = members[1:]
+            self.total.append(len(rest) + sum(blocks[b][1] - blocks[b][0] - 1 for b in rest
+                                              if blocks[b][1] - blocks[b][0] > 1))
+
+
+def _view(payload, blocks, tally: _Tally, shown: set[int], crit: list[bool]):
     """The view showing the blocks in ``shown``, each template's hidden members counted."""
     lines = payload.lines
     keep = [False] * len(lines)
     summaries = {}
+    showing = [0] * len(tally.members)   # lines of each group's shown members after its first
     for b in shown:
-        for i in range(*blocks[b]):
-            keep[i] = True
-    for members in groups.values():
-        first = blocks[members[0]]
-        hidden = [b for b in members[1:] if b not in shown]
-        if hidden:
-            n = sum(end - start for start, end in (blocks[b] for b in hidden))
-            stamp = TIMESTAMP_RE.search(lines[blocks[hidden[-1]][0]])
+        start, end = blocks[b]
+        keep[start:end] = [True] * (end - start)
+        members = tally.members[tally.of[b]]
+        if b != members[0]:
+            showing[tally.of[b]] += end - start
+    for g, members in enumerate(tally.members):
+        n = tally.total[g] - showing[g]
+        if n:
+            first = blocks[members[0]]
+            last_hidden = next(b for b in reversed(members) if b not in shown)
+            stamp = TIMESTAMP_RE.search(lines[blocks[last_hidden][0]])
             last = f", the last at {stamp.group(0).strip('[]')}" if stamp else ""
             summaries[first[1]] = SUMMARY.format(n=n, noun="line" if n == 1 else "lines", last=last)
     if payload.failed:   # critical lines of a failing command: never dropped (INV-6)

@@ -234,15 +234,22 @@ class SourceScan:
     the core scan (:meth:`core_mask`) is its word test run on those lines only.
     """
 
-    __slots__ = ("seen", "uniq", "cands", "_error", "_core", "_cand_lines")
+    __slots__ = ("seen", "uniq", "_cands", "_error", "_core", "_cand_lines")
 
     def __init__(self, source: "Sequence[str]") -> None:
         self.seen = dict.fromkeys(source)
         self.uniq = list(self.seen)
-        self._error, more = candidate_masks(self.uniq, [(_WORDS, "eE", True), (_MORE_WORDS, "F", True)])
-        self.cands = None if self._error is None or more is None else combine(self._error, more)
+        self._error: "list[bytearray | None]" = []   # each mask made on first use
+        self._cands: "list[bytes | None]" = []
         self._core: "list[bytearray | None]" = []
         self._cand_lines: "set[str] | None" = None
+
+    @property
+    def cands(self) -> "bytes | None":
+        if not self._cands:
+            error, more = self.error_mask(), candidate_mask(self.uniq, _MORE_WORDS, "F")
+            self._cands.append(None if error is None or more is None else combine(error, more))
+        return self._cands[0]
 
     def _exact(self, words: "tuple[str, ...]", firsts: str) -> "bytearray | None":
         """``candidate_mask(self.uniq, words, firsts)``, testing only the superset's lines."""
@@ -259,7 +266,9 @@ class SourceScan:
 
     def error_mask(self) -> "bytearray | None":
         """:func:`error_candidates` of ``uniq``."""
-        return self._error
+        if not self._error:
+            self._error.append(candidate_mask(self.uniq, _WORDS, "eE"))
+        return self._error[0]
 
     def core_mask(self) -> "bytearray | None":
         """``candidate_mask(uniq, _CORE_WORDS, "EF")``: the lines :data:`CORE_ERROR_RE` may match."""

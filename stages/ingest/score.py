@@ -14,7 +14,7 @@ from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start
 from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
 
 from thresher.dataflow.errorscan import source_scan
-from thresher.stages.lib.text import LOCATION_RE, LinePatterns, candidate_mask, is_error_line, ones
+from thresher.stages.lib.text import LOCATION_RE, LinePatterns, candidate_mask, error_candidates, is_error_line, ones
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
@@ -140,10 +140,13 @@ def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | No
     # distinct line is scored once (tool output repeats lines: test rows, code, log bodies), with
     # the source's error-word scan the executor's scans share (errorscan.source_scan)
     scan = source_scan(payload)
-    uniq = scan.uniq
-    found, ex = _tiers(uniq, payload.failed, params["locations_on_failure"], extra, noise, exempt,
-                       scan.error_mask())
-    if len(uniq) == len(src):   # no line repeats: the distinct lines are the source, in order
+    uniq: list[str] | tuple[str, ...] = scan.uniq
+    if len(uniq) * 4 > len(src) * 3:   # few repeats: not worth a line -> tier map's memory
+        uniq, errors = src, error_candidates(src)
+    else:
+        errors = scan.error_mask()
+    found, ex = _tiers(uniq, payload.failed, params["locations_on_failure"], extra, noise, exempt, errors)
+    if uniq is src:
         tiers = found
     else:
         tier_of = dict(zip(uniq, found))

@@ -218,6 +218,85 @@ _CORE_WORDS = ("error", "fatal", "panic", "exception", "failure", "failed", "npm
                "permission denied", "command not found", "caused by:", "assert", "--- fail:")
 
 
+_MORE_WORDS = ("npm err",)
+"""With :data:`_WORDS`, every word of :data:`_CORE_WORDS` holds one of these (lower-cased): the lines
+holding one, or starting with "e", "E" or "F", are a superset of both scans' candidates, so one
+``str.find`` pass per word over a source serves Score, :func:`protect` and :func:`critical_flags`
+(tests/test_data_plane.py checks the containment)."""
+
+
+class SourceScan:
+    """The error-word scan of one source, done once and shared by every stage that reads it.
+
+    ``seen``: the distinct lines, in order (a dict: membership in C); ``uniq``: them as a list;
+    ``cands``: one byte per ``uniq`` line, 1 where it holds a word of :data:`_WORDS` or
+    :data:`_MORE_WORDS` or starts with "e", "E" or "F" (``None``: any line may). The exact mask of
+    the core scan (:meth:`core_mask`) is its word test run on those lines only.
+    """
+
+    __slots__ = ("seen", "uniq", "_cands", "_error", "_core", "_cand_lines")
+
+    def __init__(self, source: "Sequence[str]") -> None:
+        self.seen = dict.fromkeys(source)
+        self.uniq = list(self.seen)
+        self._error: "list[bytearray | None]" = []   # each mask made on first use
+        self._cands: "list[bytes | None]" = []
+        self._core: "list[bytearray | None]" = []
+        self._cand_lines: "set[str] | None" = None
+
+    @property
+    def cands(self) -> "bytes | None":
+        if not self._cands:
+            error, more = self.error_mask(), candidate_mask(self.uniq, _MORE_WORDS, "F")
+            self._cands.append(None if error is None or more is None else combine(error, more))
+        return self._cands[0]
+
+    def _exact(self, words: "tuple[str, ...]", firsts: str) -> "bytearray | None":
+        """``candidate_mask(self.uniq, words, firsts)``, testing only the superset's lines."""
+        if self.cands is None:
+            return candidate_mask(self.uniq, words, firsts)
+        at = list(ones(self.cands))
+        sub = candidate_mask([self.uniq[i] for i in at], words, firsts)
+        if sub is None:
+            return candidate_mask(self.uniq, words, firsts)
+        out = bytearray(len(self.uniq))
+        for j in ones(sub):
+            out[at[j]] = 1
+        return out
+
+    def error_mask(self) -> "bytearray | None":
+        """:func:`error_candidates` of ``uniq``."""
+        if not self._error:
+            self._error.append(candidate_mask(self.uniq, _WORDS, "eE"))
+        return self._error[0]
+
+    def core_mask(self) -> "bytearray | None":
+        """``candidate_mask(uniq, _CORE_WORDS, "EF")``: the lines :data:`CORE_ERROR_RE` may match."""
+        if not self._core:
+            self._core.append(self._exact(_CORE_WORDS, "EF"))
+        return self._core[0]
+
+    def maybe(self, lines: "Iterable[str]") -> "list[str]":
+        """Those of ``lines`` that may hold an error word: a superset candidate of this source,
+        or a line the source does not hold (its words are not known)."""
+        if self.cands is None:
+            return list(lines)
+        if self._cand_lines is None:
+            self._cand_lines = set(compress(self.uniq, self.cands))
+        cand, seen = self._cand_lines, self.seen
+        return [line for line in lines if line in cand or line not in seen]
+
+
+def source_scan(payload: Payload) -> SourceScan:
+    """The :class:`SourceScan` of ``payload.source``, made once: kept in the payload's memo, which
+    every payload evolved from it with the same source shares."""
+    memo: Any = payload._memo
+    scan = memo.get("errorscan")
+    if scan is None:
+        scan = memo["errorscan"] = SourceScan(payload.source)
+    return scan
+
+
 def critical_flags(payload: Payload) -> list[bool]:
     """Per view line: never to be dropped by a distiller (INV-6 by construction).
 
@@ -229,25 +308,30 @@ def critical_flags(payload: Payload) -> list[bool]:
     if not payload.failed:
         return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
     # whether a line names an error depends on its text alone: each distinct line is scanned once
-    # (a view repeats lines: test rows, frames, log bodies)
-    uniq = list(dict.fromkeys(lines))
+    # (a view repeats lines: test rows, frames, log bodies), and only if the source's scan left it
+    # a candidate (or it is not a source line)
+    uniq = source_scan(payload).maybe(dict.fromkeys(lines))
     cands = error_candidates(uniq)  # the only lines an error word can be on
     errs = {line for line in (uniq if cands is None else (uniq[i] for i in ones(cands)))
             if is_error_line(line)}
     return [o >= 0 and (tiers[o] == CRITICAL or line in errs) for line, o in zip(lines, payload.origin)]
 
 
-def error_indices(source: "tuple[str, ...] | list[str]") -> list[int]:
+def error_indices(source: "tuple[str, ...] | list[str]", scan: "SourceScan | None" = None) -> list[int]:
     """Indices of the lines of ``source`` the core scan classes as error lines.
 
     One search per candidate line (:func:`candidates`) with one compiled pattern; lines over 4,096
     characters are scanned on their first 4,096 only (an error word sits at the start of a
-    diagnostic), so the cost is linear in the input whatever its shape.
+    diagnostic), so the cost is linear in the input whatever its shape. ``scan``: the
+    :class:`SourceScan` of ``source``, when one was made.
     """
     search = CORE_ERROR_RE.search
-    uniq = list(dict.fromkeys(source))   # output repeats lines: each distinct one scanned once
-    cands = candidate_mask(uniq, _CORE_WORDS, "EF")
-    found = {line for line in (uniq if cands is None else (uniq[i] for i in ones(cands)))
+    if scan is None:
+        uniq = list(dict.fromkeys(source))   # output repeats lines: each distinct one scanned once
+        cands = candidate_mask(uniq, _CORE_WORDS, "EF")
+    else:
+        uniq, cands = scan.uniq, scan.core_mask()
+    found = {line for line in (uniq if cands is None else compress(uniq, cands))
              if search(line, 0, 4096)}
     return [i for i, line in enumerate(source) if line in found] if found else []
 
@@ -256,7 +340,7 @@ def protect(p: Payload) -> Payload:
     """``p`` with every core-scan error line of a failing command tiered critical (else ``p``)."""
     if not p.failed:
         return p
-    found = error_indices(p.source)
+    found = error_indices(p.source, source_scan(p))
     if not found or all(p.tiers[i] == CRITICAL for i in found):
         return p
     tiers = list(p.tiers)

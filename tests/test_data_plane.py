@@ -500,6 +500,27 @@ def test_candidate_masks_are_the_plain_per_line_test():
                 w in (s.lower() if fold else s) for w in words)) for s in lines]
 
 
+def test_one_source_scan_serves_both_error_scans():
+    """Every core-scan word holds an error word or one of the extra words, so the one superset
+    scan of a source (SourceScan) gives Score, protect and critical_flags the very masks and lines
+    their own scans did, on every fixture."""
+    from thresher.dataflow.errorscan import (_CORE_WORDS, _MORE_WORDS, _WORDS, SourceScan,
+                                             candidate_mask, error_candidates)
+    assert all(any(w in core for w in _WORDS + _MORE_WORDS) for core in _CORE_WORDS)
+    for text in FIXTURE_TEXTS:
+        lines = text.split("\n")
+        scan = SourceScan(lines)
+        uniq = list(dict.fromkeys(lines))
+        assert scan.uniq == uniq
+        assert scan.error_mask() == error_candidates(uniq)
+        assert scan.core_mask() == candidate_mask(uniq, _CORE_WORDS, "EF")
+        assert error_indices(lines, scan) == error_indices(lines)
+        view = lines[::3] + ["not a line of the source: error here", "E   also new"]
+        maybe = set(scan.maybe(dict.fromkeys(view)))
+        cands = error_candidates(view)
+        assert {s for s, c in zip(view, cands) if c} <= maybe
+
+
 def test_round_robin_interleaves_depth_by_depth():
     """Every first item, then every second, ...: the order of padding all sequences to the
     longest, on sequences of very different lengths."""

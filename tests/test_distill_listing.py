@@ -124,3 +124,16 @@ def test_a_cut_listing_keeps_rows_from_its_whole_length(case_id, rows_rx):
     n = len(rows)
     for s in (rows[0], rows[n // 2], rows[-1]):
         assert s in kept
+
+
+def test_trouble_stems_prefilter_the_trouble_rows():
+    """Every row budget.NAMES_TROUBLE_RE matches in ASCII holds one of the listing's stems once
+    lower-cased, so the prefiltered spread searches exactly the rows that can match."""
+    from thresher.stages.lib.budget import NAMES_TROUBLE_RE
+    from thresher.stages.listings.distill_listing import _TROUBLE_STEMS
+    words = ["error", "errors", "fatal", "warning", "warnings", "crit", "critical", "emerg",
+             "exception", "exceptions", "traceback"]
+    for w in words:
+        for row in (w, w.upper(), f"/var/log/{w.title()}.log", f"a-{w}_b"):
+            if NAMES_TROUBLE_RE.search(row):
+                assert any(s in row.lower() for s in _TROUBLE_STEMS), row

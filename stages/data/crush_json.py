@@ -73,11 +73,16 @@ def _cell(node, memo: "dict | None" = None) -> anomaly.Cell:
 def _row(node, memo: dict) -> dict:
     """An object flattened two levels deep into ``column -> Cell`` (keys as lexemes)."""
     row = {}
+    get = memo.get
     for k, v in node:
-        row[k] = _cell(v, memo)
         if isinstance(v, jt.Obj):
+            row[k] = _OBJ
             for k2, v2 in v:
                 row[k + "." + k2] = _cell(v2, memo)
+        elif isinstance(v, jt.Arr):
+            row[k] = _ARR
+        else:   # a scalar lexeme: its cell from the memo when seen before (the common case)
+            row[k] = get(v) or _cell(v, memo)
     return row
 
 
@@ -228,15 +233,27 @@ class Renderer:
         else:
             table = self.table(values)
             self.note("items", where[1], where[0], n, keep, (len(found), len(set(found) & set(keep))),
-                      self.schema(rows) if rows is not None else "",
+                      self.schema(rows, key) if rows is not None else "",
                       ",".join(table) if table is not None else "", _unshown(rows, keep, ident),
-                      _sparse(rows, keep, named, self.sparse))
+                      _sparse(rows, keep, named, self.sparse, self._parts(rows, key)))
         return keep
 
-    def schema(self, rows: list[dict]) -> str:
-        """The schema of an array of objects (top-level keys, kinds and counts, values)."""
+    def schema(self, rows: list[dict], key: "int | None" = None) -> str:
+        """The schema of an array of objects (top-level keys, kinds and counts, values); ``key``:
+        the node's cache key (the schema is the same at every level)."""
+        if key is not None and ("schema", key) in self.cache:
+            return self.cache["schema", key]
         cols = [c for c in anomaly.columns(rows) if '"."' not in c]  # top-level keys only
-        return "keys: " + " | ".join(f"{c} {anomaly.profile(rows, c)}" for c in cols)
+        text = "keys: " + " | ".join(f"{c} {anomaly.profile(rows, c)}" for c in cols)
+        if key is not None:
+            self.cache["schema", key] = text
+        return text
+
+    def _parts(self, rows: "list[dict] | None", key: int) -> "list[tuple[str, list[int], str]]":
+        """:func:`_sparse_parts` of ``rows``, once per node for every level tried."""
+        if ("sparse", key) not in self.cache:
+            self.cache["sparse", key] = _sparse_parts(rows)
+        return self.cache["sparse", key]
 
     def table(self, values: list) -> list[str] | None:
         """The keys of an array of flat objects with identical keys (3 or more), else ``None``."""
@@ -338,15 +355,13 @@ def _unshown(rows: "list[dict] | None", keep: list[int], col: "str | None", limi
     return f"not shown ({path}): {names}" if len(names) <= limit else ""
 
 
-def _sparse(rows: "list[dict] | None", keep: list[int], col: "str | None", limit: int) -> list[str]:
-    """``"official_name" absent (76): "Aruba", "Anguilla"`` — for every top-level key that only
-    part of the objects carry, the names (column ``col``, else the indices) of the smaller part:
-    the objects with the key, or those without it — when the sample does not already show all of
-    them and the names fit ``limit`` characters (keys in first-seen order, until ``limit`` is
-    spent). A key in a third of the items is not an anomaly, yet which items carry it is a fact."""
+def _sparse_parts(rows: "list[dict] | None") -> "list[tuple[str, list[int], str]]":
+    """For every top-level key that only part of ``rows`` carry (first-seen order): the key, the
+    indices of the smaller part (the objects with it, or those without it) and which part that is
+    (``present``/``absent``)."""
     if not rows:
         return []
-    n, kept, out = len(rows), set(keep), []
+    n, out = len(rows), []
     for key in anomaly.columns(rows):
         if '"."' in key:
             continue
@@ -355,6 +370,22 @@ def _sparse(rows: "list[dict] | None", keep: list[int], col: "str | None", limit
             continue
         part, what = (have, "present") if 2 * len(have) <= n else \
             ([i for i in range(n) if key not in rows[i]], "absent")
+        out.append((key, part, what))
+    return out
+
+
+def _sparse(rows: "list[dict] | None", keep: list[int], col: "str | None", limit: int,
+            parts: "list[tuple[str, list[int], str]] | None" = None) -> list[str]:
+    """``"official_name" absent (76): "Aruba", "Anguilla"`` — for every top-level key that only
+    part of the objects carry, the names (column ``col``, else the indices) of the smaller part:
+    the objects with the key, or those without it — when the sample does not already show all of
+    them and the names fit ``limit`` characters (keys in first-seen order, until ``limit`` is
+    spent). A key in a third of the items is not an anomaly, yet which items carry it is a fact.
+    ``parts``: :func:`_sparse_parts` of ``rows``, when known."""
+    if not rows:
+        return []
+    kept, out = set(keep), []
+    for key, part, what in _sparse_parts(rows) if parts is None else parts:
         if kept.issuperset(part):
             continue
         names = ", ".join(rows[i][col].text for i in part) if col is not None else _ranges(part)

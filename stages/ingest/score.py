@@ -13,6 +13,7 @@ from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start
 
 from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
 
+from thresher.dataflow.errorscan import source_scan
 from thresher.stages.lib.text import LOCATION_RE, LinePatterns, candidate_mask, error_candidates, is_error_line, ones
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
@@ -89,28 +90,45 @@ def _either(a: bytearray, b: bytearray) -> bytearray:
     return bytearray((int.from_bytes(a, "little") | int.from_bytes(b, "little")).to_bytes(n, "little"))
 
 
-def _tiers(lines, failed: bool, loc: bool, extra, noise, exempt) -> tuple[list[int], bytearray]:
-    """``tier`` of every line of ``lines`` and their exempt mask. Only lines that can be critical
-    are looked at one by one: the error-word candidates, the graph's ``critical`` hits and, on a
-    failing command, lines holding a location's ``:`` or ``line ``; every other line is noise or
-    important by the noise mask alone."""
+def _tiers(lines, failed: bool, loc: bool, extra, noise, exempt, errors: bytearray | None
+           ) -> tuple[list[int], bytearray]:
+    """``tier`` of every line of ``lines`` and their exempt mask (``errors``: the
+    :func:`error_candidates` of ``lines``). An exempt line is noise or important by the noise mask
+    alone, so the other patterns are searched on the rest only; of those, only lines that can be
+    critical are looked at one by one: the error-word candidates, the graph's ``critical`` hits and,
+    on a failing command, lines holding a location's ``:`` or ``line ``."""
     n = len(lines)
-    ex, no, cr = _mask(exempt, lines), _mask(noise, lines), _mask(extra, lines)
+    ex, no = _mask(exempt, lines), _mask(noise, lines)
     tiers = [IMPORTANT] * n
     for i in ones(no):
         tiers[i] = NOISE
-    cands = error_candidates(lines)   # one pass of str.find per error word over the whole text
+    if 1 in ex:   # the lines the graph does not exempt, and where they are
+        at: range | list[int] = list(ones(_not(ex)))
+        rest = [lines[i] for i in at]
+        cands = None if errors is None else bytearray(map(errors.__getitem__, at))
+    else:
+        at, rest, cands = range(n), lines, errors
+    m = len(rest)
+    cr = _mask(extra, rest)
     if cands is None:
-        check = bytearray(b"\1") * n
+        check = bytearray(b"\1") * m
     else:
         check = _either(cands, cr)
         if failed and loc:
-            locs = candidate_mask(lines, _LOCATION_NEEDS, fold=False)
-            check = bytearray(b"\1") * n if locs is None else _either(check, locs)  # None: any line
-    for i in ones(check):
-        if not ex[i]:
-            tiers[i] = tier(lines[i], failed, cr[i], no[i], loc, False, cands is None or cands[i])
+            locs = candidate_mask(rest, _LOCATION_NEEDS, fold=False)
+            check = bytearray(b"\1") * m if locs is None else _either(check, locs)  # None: any line
+    for j in ones(check):
+        i = at[j]
+        tiers[i] = tier(lines[i], failed, cr[j], no[i], loc, False, cands is None or cands[j])
     return tiers, ex
+
+
+def _not(mask: bytearray) -> bytearray:
+    """The 0/1 mask with every byte flipped (one C translate)."""
+    return mask.translate(_FLIP)
+
+
+_FLIP = bytes([1, 0]) + bytes(254)
 
 
 def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | None:
@@ -119,11 +137,15 @@ def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | No
     exempt = _union(params.get("not_critical") or [])
     src = payload.source
     # a line's tier depends on its text alone (but for a frame's source line, set below): each
-    # distinct line is scored once (tool output repeats lines: test rows, code, log bodies)
-    uniq: list[str] | tuple[str, ...] = list(dict.fromkeys(src))
+    # distinct line is scored once (tool output repeats lines: test rows, code, log bodies), with
+    # the source's error-word scan the executor's scans share (errorscan.source_scan)
+    scan = source_scan(payload)
+    uniq: list[str] | tuple[str, ...] = scan.uniq
     if len(uniq) * 4 > len(src) * 3:   # few repeats: not worth a line -> tier map's memory
-        uniq = src
-    found, ex = _tiers(uniq, payload.failed, params["locations_on_failure"], extra, noise, exempt)
+        uniq, errors = src, error_candidates(src)
+    else:
+        errors = scan.error_mask()
+    found, ex = _tiers(uniq, payload.failed, params["locations_on_failure"], extra, noise, exempt, errors)
     if uniq is src:
         tiers = found
     else:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import re
 from itertools import compress, repeat
-from operator import is_
+from operator import is_, not_
 
 from thresher.dataflow.tokens import estimate
 
 from thresher.stages.lib import budget
 from thresher.stages.lib.budget import Group, Unit, plural
 from thresher.stages.lib.pathtree import TOOL_MESSAGE_RE, Node, build, fair_order, looks_like_paths
+from thresher.stages.lib.text import candidate_mask, combine
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
@@ -198,7 +199,18 @@ def _spread(order: list[Unit], lines: list[str], ctx) -> list[Unit]:
     """``order`` led by the first, middle and last rows and those naming trouble (see
     :func:`budget.spread`): a cut listing keeps rows from its whole length, not only its head."""
     rows = sorted(order, key=lambda u: u.lines[0])
-    return budget.spread(order, rows, lambda u: lines[u.lines[0]], budget.room(ctx)[0] // 4)
+    # NAMES_TROUBLE_RE needs one of these stems in an ASCII line once lower-cased (a non-ASCII
+    # line may match through case folding: always searched); one find pass per stem spares the
+    # search on every other row (an empty text matches nothing)
+    maybe: "bytes | bytearray | None" = candidate_mask(lines, _TROUBLE_STEMS)
+    if maybe is not None:
+        maybe = combine(maybe, bytes(map(not_, map(str.isascii, lines))))
+    return budget.spread(order, rows, lambda u: lines[u.lines[0]] if maybe is None or maybe[u.lines[0]] else "",
+                         budget.room(ctx)[0] // 4)
+
+
+_TROUBLE_STEMS = ("error", "fatal", "warning", "crit", "emerg", "exception", "traceback")
+"""Every word :data:`budget.NAMES_TROUBLE_RE` matches holds one of these (tests/test_distill_listing.py)."""
 
 
 def sections_view(payload, ctx, sections, rank=None):

@@ -31,12 +31,13 @@ ERROR_WORD_RE = re.compile(r"(?i)(?:\b|[a-z0-9_])(?:error|exception)s?\b|\bfail(
 class Hunk:
     """One ``@@`` hunk: its header's view index, its body's, and its +/- line counts."""
 
-    __slots__ = ("header", "body", "adds", "dels")
+    __slots__ = ("header", "body", "adds", "dels", "rank")
 
     def __init__(self, header: int) -> None:
         self.header = header
         self.body: list[int] = []
         self.adds = self.dels = 0
+        self.rank: int | None = None   # (error_rank's, once computed)
 
 
 class FileDiff:
@@ -82,16 +83,27 @@ class Patch:
         return self.files + [f for c in self.commits for f in c.files]
 
 
+_ERROR_STEMS = ("error", "exception", "fail", "fatal", "panic")
+"""Every match of :data:`ERROR_WORD_RE` holds one of these, lower-cased: a hunk without any is
+ranked without a regex search per line."""
+
+
 def error_rank(lines: list[str], hunk: Hunk) -> int:
     """0 when a changed line (``+``/``-``) of ``hunk`` names an error, 1 when only a context line
-    does, 2 otherwise: the order in which hunks are kept under a budget."""
+    does, 2 otherwise: the order in which hunks are kept under a budget (computed once a hunk)."""
+    if hunk.rank is not None:
+        return hunk.rank
     rank = 2
-    for i in hunk.body:
-        line = lines[i]
-        if ERROR_WORD_RE.search(line):
-            if line[:1] in "+-" and line:
-                return 0
-            rank = 1
+    text = "\n".join([lines[i] for i in hunk.body]).lower()
+    if any(stem in text for stem in _ERROR_STEMS):
+        for i in hunk.body:
+            line = lines[i]
+            if ERROR_WORD_RE.search(line):
+                if line[:1] in "+-" and line:
+                    rank = 0
+                    break
+                rank = 1
+    hunk.rank = rank
     return rank
 
 

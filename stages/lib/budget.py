@@ -179,11 +179,14 @@ def select(costs: list[int] | LineCosts, mandatory: set[int], units: list[Unit],
             keep.extend(forced[k:])   # (nothing changes from here on: forced units only)
             break
         extra = [i for i in u.lines if i not in mandatory]
-        dt, dl = sum(costs[i] for i in extra), len(extra)
+        dl = len(extra)
         g = u.group
-        if g is not None and dropped[id(g)] == 1 and g.cost:
-            dt, dl = dt - g.cost, dl - 1
-        ok = tokens + dt <= max_tokens and lines + dl <= max_lines
+        saved = g.cost if g is not None and dropped[id(g)] == 1 and g.cost else 0   # its summary's
+        if saved:
+            dl -= 1
+        # (a unit with more lines than the room left is not costed: its tokens cannot matter)
+        dt = sum(costs[i] for i in extra) - saved if lines + dl <= max_lines else 0
+        ok = lines + dl <= max_lines and tokens + dt <= max_tokens
         missed = prefix and not ok
         misses = 0 if ok else misses + 1
         keep.append(ok)

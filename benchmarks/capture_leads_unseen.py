@@ -30,7 +30,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from capture_docsdata_unseen import case as doc_case, code_case, man_facts, run as doc_run
-from capture_listings_unseen import Repo, case, rule
+from capture_listings_unseen import Repo, case, copy_release, rule
 
 SRC = "benchmarks/capture_leads_unseen.py"
 DIFFS = (("click", "8.1.3", "8.1.8"), ("attrs", "22.2.0", "24.2.0"), ("jinja2", "3.1.2", "3.1.5"))
@@ -59,14 +59,7 @@ def _unpack(sdist: str, dst: str) -> None:
             if name != ".git":
                 p = os.path.join(dst, name)
                 shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
-        for name in os.listdir(top):
-            if name == "PKG-INFO" or name.endswith(".egg-info"):
-                continue
-            s, d = os.path.join(top, name), os.path.join(dst, name)
-            if os.path.isdir(s):
-                shutil.copytree(s, d, ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"))
-            else:
-                shutil.copy2(s, d)
+        copy_release(top, dst)
 
 
 def diff_cases(tmp: str) -> None:

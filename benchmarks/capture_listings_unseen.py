@@ -123,14 +123,20 @@ def unpack(sdist: str, dst: str) -> None:
         top = glob.glob(os.path.join(t, "packaging-*"))[0]
         for sub in ("packaging", "src", "tests", "docs"):
             shutil.rmtree(os.path.join(dst, sub), ignore_errors=True)
-        for name in os.listdir(top):
-            if name in ("PKG-INFO", "setup.cfg") or name.endswith(".egg-info"):
-                continue
-            s, d = os.path.join(top, name), os.path.join(dst, name)
-            if os.path.isdir(s):
-                shutil.copytree(s, d, ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"))
-            else:
-                shutil.copy(s, d)
+        copy_release(top, dst, skip=("PKG-INFO", "setup.cfg"))
+
+
+def copy_release(top: str, dst: str, skip: tuple[str, ...] = ("PKG-INFO",)) -> None:
+    """Copy an unpacked sdist's tree ``top`` into ``dst``: what a checkout of that release holds
+    (no ``skip`` files, egg-info or ``__pycache__``)."""
+    for name in os.listdir(top):
+        if name in skip or name.endswith(".egg-info"):
+            continue
+        s, d = os.path.join(top, name), os.path.join(dst, name)
+        if os.path.isdir(s):
+            shutil.copytree(s, d, ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"))
+        else:
+            shutil.copy(s, d)
 
 
 def build(repo: Repo, sdists: dict[str, str]) -> None:

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from thresher.dataflow.api import Result
     from thresher.dataflow.big import Sink, Source
     from thresher.dataflow.payload import Original
     from thresher.dataflow.plan import Plans
+    from thresher.stores.batch import PayloadWrites, StagedLedger
 
 
 class Delivery:
@@ -73,24 +75,11 @@ def deliver(data: bytes | Original, *, command: str = "", exit_code: int | None 
                                  smaller_only=smaller_only)
     if not data or switches.disabled():
         return Delivery(data)
-    staged = None
     try:
-        measuring = switches.measure_only(cwd) if measuring is None else measuring
-        scope = switches.scope() if scope is None else scope
-        from thresher.stores.batch import PayloadWrites, StagedLedger
-        writes = PayloadWrites()
-        res = None
-        if binary:
-            from .media import binary_result
-            res = binary_result(data, command=command, stream=stream, exit_code=exit_code,
-                                store=writes)
-        if res is None:
-            from thresher.dataflow.api import compress
-            ledger = switches.session_ledger(scope, measuring)
-            staged = StagedLedger(ledger, writes) if ledger is not None else None
-            res = compress(data, command=command, exit_code=exit_code, stream=stream, role=role,
-                           pclass=pclass, plans=plans, scope=scope, cwd=cwd, ledger=staged,
-                           archive=writes, reader=reader)
+        res, writes, staged, measuring, scope = _engine(
+            data, lambda: data, command=command, exit_code=exit_code, stream=stream, role=role,
+            pclass=pclass, plans=plans, reader=reader, cwd=cwd, scope=scope, measuring=measuring,
+            binary=binary)
     except BaseException:  # noqa: BLE001 - thresher's own failure: the bytes, nothing recorded
         return Delivery(data)
     out = data if measuring else res.output
@@ -127,24 +116,11 @@ def _deliver_original(orig: Original, *, command: str, exit_code: int | None, st
                        role=role, pclass=pclass, plans=plans, reader=reader, cwd=cwd,
                        scope=scope, measuring=measuring, binary=binary,
                        smaller_only=smaller_only)
-    staged = None
     try:
-        measuring = switches.measure_only(cwd) if measuring is None else measuring
-        scope = switches.scope() if scope is None else scope
-        from thresher.stores.batch import PayloadWrites, StagedLedger
-        writes = PayloadWrites()
-        res = None
-        if binary:
-            from .media import binary_result
-            res = binary_result(orig.tobytes(), command=command, stream=stream,
-                                exit_code=exit_code, store=writes)
-        if res is None:
-            from thresher.dataflow.api import compress
-            ledger = switches.session_ledger(scope, measuring)
-            staged = StagedLedger(ledger, writes) if ledger is not None else None
-            res = compress(orig, command=command, exit_code=exit_code, stream=stream, role=role,
-                           pclass=pclass, plans=plans, scope=scope, cwd=cwd, ledger=staged,
-                           archive=writes, reader=reader)
+        res, writes, staged, measuring, scope = _engine(
+            orig, orig.tobytes, command=command, exit_code=exit_code, stream=stream, role=role,
+            pclass=pclass, plans=plans, reader=reader, cwd=cwd, scope=scope, measuring=measuring,
+            binary=binary)
     except BaseException:  # noqa: BLE001 - thresher's own failure: the bytes, nothing recorded
         return Delivery(orig.tobytes())
     size = orig.size
@@ -182,6 +158,34 @@ def _deliver_original(orig: Original, *, command: str, exit_code: int | None, st
     if measuring:
         _note_measured(res, data if data is not None else orig.tobytes(), command, cwd)
     return Delivery(out, res if shown else None, measuring, scope)
+
+
+def _engine(data: bytes | Original, raw: Callable[[], bytes], *, command: str,
+            exit_code: int | None, stream: str, role: str, pclass: str | None,
+            plans: Plans | None, reader: str, cwd: str | None, scope: str | None,
+            measuring: bool | None, binary: bool
+            ) -> tuple[Result, PayloadWrites, StagedLedger | None, bool, str]:
+    """The engine's result for ``data`` and the payload's staged writes: ``(result, writes,
+    staged ledger or None, measuring, scope)``; ``raw()`` gives the bytes (a binary payload is
+    described from them). Raises on thresher's own failure (the caller delivers the bytes)."""
+    from . import switches
+    measuring = switches.measure_only(cwd) if measuring is None else measuring
+    scope = switches.scope() if scope is None else scope
+    from thresher.stores.batch import PayloadWrites, StagedLedger
+    writes = PayloadWrites()
+    staged = res = None
+    if binary:
+        from .media import binary_result
+        res = binary_result(raw(), command=command, stream=stream, exit_code=exit_code,
+                            store=writes)
+    if res is None:
+        from thresher.dataflow.api import compress
+        ledger = switches.session_ledger(scope, measuring)
+        staged = StagedLedger(ledger, writes) if ledger is not None else None
+        res = compress(data, command=command, exit_code=exit_code, stream=stream, role=role,
+                       pclass=pclass, plans=plans, scope=scope, cwd=cwd, ledger=staged,
+                       archive=writes, reader=reader)
+    return res, writes, staged, measuring, scope
 
 
 _RAW_DECISIONS = ("raw", "verbatim", "unchanged")

@@ -221,3 +221,19 @@ def test_the_database_opens_without_importing_functools():
     is the real module."""
     res = subprocess.run([sys.executable, "-c", STAND_IN], capture_output=True, text=True)
     assert res.returncode == 0 and res.stdout == "ok\n", res.stderr
+
+
+def test_installed_command_runs_a_process_pool(tmp_path):
+    """A pool's workers re-run the command's file as their main module (forkserver/spawn): without
+    its ``__main__`` guard each worker ran `thresher` again and `bench --workers 2` died."""
+    script = os.path.join(ROOT, "bin", "thresher")
+    fixtures = os.path.join(ROOT, "tests", "fixtures")
+    out = tmp_path / "report.json"
+    proc = subprocess.run(
+        [sys.executable, script, "bench", fixtures, "--case", "pytest-fail-quiet",
+         "--case", "git-status-porcelain-own", "--arm", "raw", "--workers", "2",
+         "--tokenizer", "estimate", "--no-progress", "--json", str(out)],
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert json.loads(out.read_text())["case_count"] == 2

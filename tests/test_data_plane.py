@@ -437,17 +437,29 @@ def test_log_timestamps_are_masked_as_by_the_word_boundary_first_pattern():
     assert checked > 30_000
 
 
-def _plain_tiers(lines, params, failed):
-    """Score's rule applied line by line, as first written (the reference for its fast form)."""
+def _plain_tiers(lines, params, failed, memo=None):
+    """Score's rule applied line by line, as first written (the reference for its fast form).
+
+    ``memo``: a dict kept for one text across calls, so each pattern set is searched and each
+    line's error test run once per text, not once per graph and exit status (pure functions of
+    the line: the same answers, fewer calls)."""
+    from thresher.dataflow.errorscan import is_error_line
     from thresher.stages.ingest.score import _FRAME, tier
     from thresher.stages.lib.text import LinePatterns
     from thresher.dataflow.payload import CRITICAL
+    memo = {} if memo is None else memo
 
     def hits(patterns):
-        union = LinePatterns(patterns) if patterns else None
-        return [union is not None and union.search(s) for s in lines]
+        key = tuple(patterns)
+        if key not in memo:
+            union = LinePatterns(patterns) if patterns else None
+            memo[key] = [union is not None and union.search(s) for s in lines]
+        return memo[key]
+    if "errors" not in memo:
+        memo["errors"] = [is_error_line(s) for s in lines]
+    errs = memo["errors"]
     ex, no, cr = hits(params.get("not_critical") or []), hits(params["noise"]), hits(params["critical"])
-    tiers = [tier(s, failed, cr[i], no[i], params["locations_on_failure"], ex[i])
+    tiers = [tier(s, failed, cr[i], no[i], params["locations_on_failure"], ex[i], errs[i])
              for i, s in enumerate(lines)]
     for i in range(len(lines) - 1):
         if tiers[i] == CRITICAL and tiers[i + 1] != CRITICAL and not ex[i + 1] and "File" in lines[i]:
@@ -474,11 +486,12 @@ def test_score_tiers_every_fixture_line_as_the_per_line_rule_does():
     assert len(params) >= 5
     compared = 0
     for text in FIXTURE_TEXTS[::3]:
+        memo: dict = {}
         for code in (0, 1):
             p = initial_payload(text.encode("utf-8", "surrogateescape"), exit_code=code)
             for par in params.values():
                 got = score.run(p, par, None)
-                want = _plain_tiers(p.source, par, bool(code))
+                want = _plain_tiers(p.source, par, bool(code), memo)
                 assert (got.tiers if got is not None else (IMPORTANT,) * len(p.source)) == want
                 compared += 1
     assert compared > 500

@@ -131,12 +131,19 @@ def _alarm(signum: int, frame: FrameType | None) -> None:  # noqa: ARG001 - a si
     raise StageTimeout("hang guard fired")
 
 
+REFIRE_S = 0.1
+"""After the hang guard first fires it fires again every this many seconds until the stage
+returns: one firing swallowed (a stage's broad ``except``, a garbage-collection callback that
+happened to be running) must not leave a real hang unguarded."""
+
+
 def call_with_deadline(fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
     """Call ``fn(*args)``; raise :class:`StageTimeout` when it runs longer than ``seconds``.
 
-    Uses a real-time interval timer in the main thread (it interrupts a runaway stage); the elapsed
-    time is also checked after the call returns, because a stage with a broad ``except`` may swallow
-    the timer's exception, and off the main thread there is no timer at all.
+    Uses a real-time interval timer in the main thread (it interrupts a runaway stage, and keeps
+    firing every :data:`REFIRE_S` until the stage gives up); the elapsed time is also checked after
+    the call returns, because a stage with a broad ``except`` may swallow the timer's exception,
+    and off the main thread there is no timer at all.
     """
     t0 = time.perf_counter()
     timed = hasattr(signal, "setitimer")
@@ -146,17 +153,30 @@ def call_with_deadline(fn: Callable[..., Any], args: tuple[Any, ...], seconds: f
         except ValueError:  # not the main thread (the only one that may set handlers): no timer
             timed = False
     if timed:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_REAL, seconds, REFIRE_S)
         try:
             result = fn(*args)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
+            _disarm(old)
     else:
         result = fn(*args)
     if time.perf_counter() - t0 > seconds:
         raise StageTimeout("hang guard fired")
     return result
+
+
+def _disarm(old: Any) -> None:
+    """Stop the hang guard and put back the previous SIGALRM handler. A firing that lands while
+    this runs is caught and the step retried: no StageTimeout may escape past the guarded call,
+    and the timer must never stay armed."""
+    while True:
+        try:
+            signal.signal(signal.SIGALRM, signal.SIG_IGN)   # a late or pending firing: ignored
+            break
+        except StageTimeout:
+            pass
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, old)
 
 
 def check_stage(node: PlanNode, before: Payload, after: Payload) -> None:

@@ -89,6 +89,43 @@ def test_bad_stage_fails_open_and_the_trace_says_why(impl, decision):
         assert fact in res.text
 
 
+_SWALLOWED: list = []
+
+
+def _swallows_the_first_alarm(payload, params, ctx):
+    """A stage whose broad ``except`` eats the hang guard's exception, then loops on (bounded
+    here, so a broken guard fails the test instead of hanging it)."""
+    from thresher.dataflow.errors import StageTimeout
+    end = time.monotonic() + 20
+    try:
+        while time.monotonic() < end:
+            pass
+    except StageTimeout:
+        _SWALLOWED.append("first")
+    while time.monotonic() < end:
+        pass
+    _SWALLOWED.append("ran to its end")
+    return None
+
+
+def test_a_swallowed_hang_guard_fires_again_until_the_stage_gives_up():
+    import signal
+    from thresher.dataflow import executor
+    case = _verbose_failure()
+    plan = _plan("pytest.default")
+    plan["nodes"]["distill"]["impl"] = "tests.test_engine:_swallows_the_first_alarm"
+    plan["budget"]["stage_ms"] = 50
+    _SWALLOWED.clear()
+    res = compress(case["stdout"], command=case["command"], exit_code=1, plan=plan, trace=True)
+    assert _SWALLOWED == ["first"]   # the second firing ended it, long before its 20 s loop
+    rec = next(r for r in res.trace.records if r["node"] == "distill")
+    assert rec["decision"] == "failed" and "StageTimeout" in rec["reason"]
+    assert res.output == case["stdout"].encode() and "hang guard" in res.emission.reason
+    # and the guard is gone: no timer armed, the previous handler back
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is not executor._alarm
+
+
 def test_stage_past_its_hang_guard_means_raw_output():
     case = _verbose_failure()
     plan = _plan("pytest.default")

@@ -225,6 +225,35 @@ holding one, or starting with "e", "E" or "F", are a superset of both scans' can
 (tests/test_data_plane.py checks the containment)."""
 
 
+_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def digit_keys(lines: "Sequence[str]") -> "tuple[list[str], list[int]] | None":
+    """``lines`` with every ASCII digit made ``0``, each distinct such key once (in order of first
+    appearance), and per line the index of its key; ``None`` when that cannot be told (a line
+    holding a newline). Tool output repeats lines that differ only in numbers (timestamps, ids,
+    durations, counts): a pattern that cannot tell digits apart (``regex_needles.digit_blind``)
+    answers the same for a line and its key, so it is searched on the keys only. One C pass of
+    each kind over the text (join, encode, translate, decode, split), one dict lookup per line."""
+    text = "\n".join(lines)
+    if text.isascii():
+        keyed = text.encode("ascii").translate(_ZERO_DIGITS).decode("ascii")
+    else:   # UTF-8 never uses a byte below 0x80 inside a multi-byte character: digits only change
+        keyed = text.encode("utf-8", "surrogatepass").translate(_ZERO_DIGITS).decode(
+            "utf-8", "surrogatepass")
+    split = keyed.split("\n")
+    if len(split) != len(lines):
+        return None
+    keys = list(dict.fromkeys(split))
+    where = dict(zip(keys, range(len(keys))))
+    return keys, list(map(where.__getitem__, split))
+
+
+_KEY_SAMPLE = 8192
+"""Lines whose digit keys tell whether a big source's keys are worth making (see
+:meth:`SourceScan.digit_keys`)."""
+
+
 class SourceScan:
     """The error-word scan of one source, done once and shared by every stage that reads it.
 
@@ -234,15 +263,46 @@ class SourceScan:
     the core scan (:meth:`core_mask`) is its word test run on those lines only.
     """
 
-    __slots__ = ("seen", "uniq", "_cands", "_error", "_core", "_cand_lines")
+    __slots__ = ("_source", "_seen", "_uniq", "_keys", "_cands", "_error", "_core", "_cand_lines")
 
     def __init__(self, source: "Sequence[str]") -> None:
-        self.seen = dict.fromkeys(source)
-        self.uniq = list(self.seen)
+        self._source = source
+        self._seen: "dict[str, None] | None" = None   # each made on first use
+        self._uniq: "list[str] | None" = None
+        self._keys: "list[tuple[list[str], list[int]] | None]" = []
         self._error: "list[bytearray | None]" = []   # each mask made on first use
         self._cands: "list[bytes | None]" = []
         self._core: "list[bytearray | None]" = []
         self._cand_lines: "set[str] | None" = None
+
+    @property
+    def seen(self) -> "dict[str, None]":
+        if self._seen is None:
+            self._seen = dict.fromkeys(self._source)
+        return self._seen
+
+    @property
+    def uniq(self) -> "list[str]":
+        if self._uniq is None:
+            self._uniq = list(self.seen)
+        return self._uniq
+
+    def digit_keys(self) -> "tuple[list[str], list[int]] | None":
+        """:func:`digit_keys` of the source, made once; ``None`` also when they would not pay for
+        their making: unless a quarter of the lines are distinct texts that share a key with an
+        earlier one (a log's records, test rows), judged on the first :data:`_KEY_SAMPLE` lines
+        of a big source (a listing of distinct paths, a patch, a JSON document of repeated
+        records: one sample's cost)."""
+        if not self._keys:
+            src = self._source
+            part = src[:_KEY_SAMPLE] if len(src) > 2 * _KEY_SAMPLE else src
+            keyed = digit_keys(part)
+            if keyed is not None and (len(set(part)) - len(keyed[0])) * 4 < len(part):
+                keyed = None
+            elif keyed is not None and part is not src:
+                keyed = digit_keys(src)
+            self._keys.append(keyed)
+        return self._keys[0]
 
     @property
     def cands(self) -> "bytes | None":

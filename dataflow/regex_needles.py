@@ -78,3 +78,75 @@ def _item(op: Any, av: Any) -> frozenset[str] | None:
         low, _high, sub = av
         return _seq(list(sub)) if low >= 1 else None
     return None  # classes, any, lookarounds, back-references: no literal required
+
+
+# --- digit blindness -------------------------------------------------------------------------
+
+_DIGITS = range(ord("0"), ord("9") + 1)
+_CATEGORY_DIGITS = {"CATEGORY_DIGIT": True, "CATEGORY_NOT_DIGIT": False, "CATEGORY_WORD": True,
+                    "CATEGORY_NOT_WORD": False, "CATEGORY_SPACE": False, "CATEGORY_NOT_SPACE": True,
+                    "CATEGORY_LINEBREAK": False, "CATEGORY_NOT_LINEBREAK": True}
+"""Whether each class category holds the ASCII digits (all of them, or none)."""
+
+
+def digit_blind(pattern: str, flags: int = 0) -> bool:
+    """True when ``pattern`` cannot tell the ASCII digits apart: every literal, class and category
+    in it holds all ten or none, and it has no back-reference. Then it matches a text exactly when
+    it matches the text with every digit made ``0`` (same length, same answer at every position), so
+    lines that differ only in their digits can be searched once. ``False`` when not sure."""
+    try:
+        return _blind(list(P.parse(pattern, flags)))
+    except Exception:  # noqa: BLE001 - an unknown parser shape: not known blind
+        return False
+
+
+def _class_digits(items: list) -> int:
+    """How many ASCII digits one ``[...]`` class (its parsed items) matches."""
+    held: set[int] = set()
+    negate = False
+    for op, av in items:
+        if op is C.NEGATE:
+            negate = True
+        elif op is C.LITERAL:
+            held.update({av} & set(_DIGITS))
+        elif op is C.RANGE:
+            held.update(d for d in _DIGITS if av[0] <= d <= av[1])
+        elif op is C.CATEGORY:
+            if str(av) not in _CATEGORY_DIGITS:
+                return -1
+            if _CATEGORY_DIGITS[str(av)]:
+                held.update(_DIGITS)
+        else:
+            return -1   # an unknown class item: not known
+    n = len(held)
+    return 10 - n if negate else n
+
+
+def _blind(items: list) -> bool:
+    for op, av in items:
+        if op in (C.LITERAL, C.NOT_LITERAL):
+            if av in _DIGITS:
+                return False
+        elif op is C.IN:
+            if _class_digits(av) not in (0, 10):
+                return False
+        elif op in (C.ANY, C.AT):
+            continue
+        elif op is C.SUBPATTERN:
+            if not _blind(list(av[3])):
+                return False
+        elif op is C.BRANCH:
+            if not all(_blind(list(alt)) for alt in av[1]):
+                return False
+        elif op in _REPEATS:
+            if not _blind(list(av[2])):
+                return False
+        elif op in (C.ASSERT, C.ASSERT_NOT):
+            if not _blind(list(av[1])):
+                return False
+        elif op is getattr(C, "ATOMIC_GROUP", None):
+            if not _blind(list(av)):
+                return False
+        else:   # back-references, conditionals, anything unknown
+            return False
+    return True

@@ -362,6 +362,61 @@ def test_needed_literals_are_needed():
     assert told > len(pats) // 2
 
 
+def test_digit_blind_patterns_answer_the_same_for_a_line_and_its_digit_key():
+    """A pattern digit_blind calls blind matches a line exactly when it matches the line with
+    every digit made 0 (checked for every graph pattern on every fixture line, and on lines
+    built to tell digits apart); patterns that read digits are not called blind."""
+    from thresher.dataflow.errorscan import digit_keys
+    from thresher.dataflow.regex_needles import digit_blind
+    from thresher.stages.lib.text import LOCATION_RE
+    for p in (r"[45]\d\d", r"0x", r"[^0-5]", r"(a)\1", r"(?(1)a|b)", r"\x31"):
+        assert not digit_blind(p), p
+    for p in (r"\d+ passed", r"[0-9a-f]{7,}", r"[^\s:]+:\d+", r"\bline \d+\b", r"(?i:error)\b"):
+        assert digit_blind(p), p
+    pats = {p for plan in load_plans().plans.values() for node in plan["nodes"].values()
+            if node["stage"] == "score" for key in ("critical", "noise", "not_critical", "critical_next")
+            for p in node["params"].get(key) or ()} | {LOCATION_RE.pattern}
+    blind = [re.compile(p) for p in pats if digit_blind(p)]
+    assert len(blind) > len(pats) // 2
+    lines = [line for text in FIXTURE_TEXTS for line in text.split("\n")[:300]]
+    lines += ["GET / HTTP/1.1\" 404 -", "1 passed in 0.12s", "a.py:12:3: E501", "level=50"]
+    keys, index = digit_keys(lines)
+    assert len(index) == len(lines) and len(keys) < len(lines)
+    checked = 0
+    for rx in blind:
+        for line, k in zip(lines, index):
+            assert (rx.search(line) is None) == (rx.search(keys[k]) is None), (rx.pattern, line)
+            checked += 1
+    assert checked > 100_000
+    assert keys[index[-2]] == "a.py:00:0: E000" and digit_keys(["a\nb"]) is None
+
+
+def test_score_from_digit_keys_tiers_as_the_per_line_rule_does():
+    """Forced onto its digit-key path (lines sharing a key scored once, digit-reading patterns on
+    the lines), Score gives the tiers of the plain per-line rule on every fixture, for every
+    graph's score params, failing or not (the other fixtures than the test above: every third)."""
+    from thresher.dataflow import errorscan
+    from thresher.dataflow.payload import IMPORTANT
+    from thresher.stages.ingest import score
+    plans = load_plans().plans
+    params = {json.dumps(n["params"], sort_keys=True): n["params"] for p in plans.values()
+              for n in p["nodes"].values() if n["stage"] == "score"}
+    compared = keyed = 0
+    for text in FIXTURE_TEXTS[1::3]:
+        memo: dict = {}
+        for code in (0, 1):
+            p = initial_payload(text.encode("utf-8", "surrogateescape"), exit_code=code)
+            scan = errorscan.source_scan(p)
+            scan._keys[:] = [errorscan.digit_keys(p.source)]   # whatever the sample says
+            keyed += scan._keys[0] is not None
+            for par in params.values():
+                got = score.run(p, par, None)
+                want = _plain_tiers(p.source, par, bool(code), memo)
+                assert (got.tiers if got is not None else (IMPORTANT,) * len(p.source)) == want
+                compared += 1
+    assert compared > 500 and keyed > 50
+
+
 def test_a_critical_traceback_frame_keeps_its_source_line():
     """The source line under a critical `File "...", line N` frame is critical too (it says what
     failed); a frame the graph exempts keeps its code line exempt."""

@@ -14,10 +14,11 @@ from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start
 from thresher.dataflow.payload import CRITICAL, IMPORTANT, NOISE
 
 from thresher.dataflow.errorscan import source_scan
-from thresher.stages.lib.text import LOCATION_RE, LinePatterns, candidate_mask, error_candidates, is_error_line, ones
+from thresher.stages.lib.text import LOCATION_RE, LinePatterns, candidate_mask, digit_blind, error_candidates, is_error_line, ones
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any
     from thresher.dataflow.contract import Context
     from thresher.dataflow.payload import Payload
@@ -25,11 +26,35 @@ if TYPE_CHECKING:
 _CACHE: dict[tuple, LinePatterns | None] = {}
 
 
-def _union(patterns: list[str]) -> LinePatterns | None:
+def _union(patterns: "list[str] | tuple[str, ...]") -> LinePatterns | None:
     key = tuple(patterns)
     if key not in _CACHE:
         _CACHE[key] = LinePatterns(patterns) if patterns else None
     return _CACHE[key]
+
+
+class _Set:
+    """One of a graph's pattern lists (``critical``, ``noise``, ...): the union of all, and split
+    into the patterns that cannot tell digits apart (searched on digit keys, see
+    :func:`~thresher.dataflow.errorscan.digit_keys`) and the others (searched on the lines)."""
+
+    __slots__ = ("all", "blind", "other")
+
+    def __init__(self, patterns: "list[str] | None") -> None:
+        patterns = patterns or []
+        self.all = _union(patterns)
+        self.blind = _union([p for p in patterns if digit_blind(p)])
+        self.other = _union([p for p in patterns if not digit_blind(p)])
+
+
+_SETS: dict[tuple, _Set] = {}
+
+
+def _set(patterns: "list[str] | None") -> _Set:
+    key = tuple(patterns or ())
+    if key not in _SETS:
+        _SETS[key] = _Set(patterns)
+    return _SETS[key]
 
 
 def tier(line: str, failed: bool, extra: int, noise: int, locations: bool, exempt: int = False,
@@ -48,13 +73,13 @@ def tier(line: str, failed: bool, extra: int, noise: int, locations: bool, exemp
 _FRAME = re.compile(r'^(\s*)File "[^"\n]*", line \d+')
 
 
-def _frame_code(src, tiers: list, exempt: set) -> None:
+def _frame_code(src, tiers: list, exempt: "Callable[[int], Any]") -> None:
     """A critical Python traceback frame (``File "x.py", line 14, in f``) keeps its source line:
-    the next line, indented deeper, unless the graph exempts it (``exempt``: the lines its
-    ``not_critical`` shapes match)."""
+    the next line, indented deeper, unless the graph exempts it (``exempt(i)``: true when line
+    ``i`` matches one of its ``not_critical`` shapes)."""
     last = len(src) - 1
     for i in [i for i, t in enumerate(tiers) if t == CRITICAL]:
-        while i < last and tiers[i + 1] != CRITICAL and src[i + 1] not in exempt \
+        while i < last and tiers[i + 1] != CRITICAL and not exempt(i + 1) \
                 and "File" in src[i]:
             m = _FRAME.match(src[i])
             nxt = src[i + 1]
@@ -64,11 +89,11 @@ def _frame_code(src, tiers: list, exempt: set) -> None:
             i += 1
 
 
-def _message_under(src, tiers: list, heads: LinePatterns) -> None:
+def _message_under(src, tiers: list, heads: "Iterable[int]") -> None:
     """A header line (a ``critical_next`` shape) makes the next non-blank line critical: the
     message a tool prints under it (``thread 't' panicked at src/lib.rs:9:5:`` then the panic's
-    text, which has no shape of its own)."""
-    for i in ones(heads.mask(src)):
+    text, which has no shape of its own); ``heads``: the header lines' indices."""
+    for i in heads:
         j = i + 1
         while j < len(src) and not src[j].strip():
             j += 1
@@ -91,8 +116,9 @@ def _either(a: bytearray, b: bytearray) -> bytearray:
 
 
 def _tiers(lines, failed: bool, loc: bool, extra, noise, exempt, errors: bytearray | None
-           ) -> tuple[list[int], bytearray]:
-    """``tier`` of every line of ``lines`` and their exempt mask (``errors``: the
+           ) -> tuple[list[int], bytearray, bytearray, bytearray]:
+    """``tier`` of every line of ``lines`` and their exempt, noise and critical-pattern masks (the
+    last one set on lines not exempt only) (``errors``: the
     :func:`error_candidates` of ``lines``). An exempt line is noise or important by the noise mask
     alone, so the other patterns are searched on the rest only; of those, only lines that can be
     critical are looked at one by one: the error-word candidates, the graph's ``critical`` hits and,
@@ -120,7 +146,12 @@ def _tiers(lines, failed: bool, loc: bool, extra, noise, exempt, errors: bytearr
     for j in ones(check):
         i = at[j]
         tiers[i] = tier(lines[i], failed, cr[j], no[i], loc, False, cands is None or cands[j])
-    return tiers, ex
+    if at is not range(n) and 1 in cr:   # the critical hits where the lines are
+        full = bytearray(n)
+        for j in ones(cr):
+            full[at[j]] = 1
+        cr = full
+    return tiers, ex, no, cr
 
 
 def _not(mask: bytearray) -> bytearray:
@@ -133,29 +164,67 @@ _FLIP = bytes([1, 0]) + bytes(254)
 
 def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | None:
     """The payload with ``tiers`` set; ``None`` when every line is merely important."""
-    extra, noise = _union(params["critical"]), _union(params["noise"])
-    exempt = _union(params.get("not_critical") or [])
-    src = payload.source
-    # a line's tier depends on its text alone (but for a frame's source line, set below): each
-    # distinct line is scored once (tool output repeats lines: test rows, code, log bodies), with
-    # the source's error-word scan the executor's scans share (errorscan.source_scan)
+    extra, noise = _set(params["critical"]), _set(params["noise"])
+    exempt, heads = _set(params.get("not_critical")), _set(params.get("critical_next"))
+    src, failed, loc = payload.source, payload.failed, params["locations_on_failure"]
+    # a line's tier depends on its text alone (but for a frame's source line, set below), and for
+    # every pattern that cannot tell digits apart on its digit key alone: each distinct key is
+    # scored once (tool output repeats lines that differ in numbers: log records, test rows),
+    # lines are searched only by the graph's patterns that read digits (an HTTP status class)
     scan = source_scan(payload)
+    keyed = scan.digit_keys()
+    if keyed is not None:
+        tiers, is_exempt = _keyed_tiers(src, keyed, failed, loc, extra, noise, exempt)
+        hk = _mask(heads.blind, keyed[0])
+        head_at: "Iterable[int]" = ones(_either(bytearray(map(hk.__getitem__, keyed[1])),
+                                                _mask(heads.other, src)))
+    else:
+        tiers, is_exempt = _plain_tiers(src, scan, failed, loc, extra, noise, exempt)
+        head_at = ones(_mask(heads.all, src))
+    _frame_code(src, tiers, is_exempt)
+    if heads.all is not None:
+        _message_under(src, tiers, head_at)
+    if tiers.count(IMPORTANT) == len(tiers):
+        return None
+    return payload.evolve(tiers=tuple(tiers))
+
+
+def _plain_tiers(src, scan, failed: bool, loc: bool, extra: _Set, noise: _Set, exempt: _Set
+                 ) -> "tuple[list[int], Callable[[int], Any]]":
+    """The tiers of ``src`` scored line by line (each distinct line once when lines repeat), and
+    a test of whether line ``i`` is exempt."""
     uniq: list[str] | tuple[str, ...] = scan.uniq
     if len(uniq) * 4 > len(src) * 3:   # few repeats: not worth a line -> tier map's memory
         uniq, errors = src, error_candidates(src)
     else:
         errors = scan.error_mask()
-    found, ex = _tiers(uniq, payload.failed, params["locations_on_failure"], extra, noise, exempt, errors)
+    found, ex, _no, _cr = _tiers(uniq, failed, loc, extra.all, noise.all, exempt.all, errors)
     if uniq is src:
-        tiers = found
-    else:
-        tier_of = dict(zip(uniq, found))
-        tiers = [tier_of[s] for s in src]
+        return found, ex.__getitem__
+    tier_of = dict(zip(uniq, found))
     exempt_lines = {uniq[i] for i in ones(ex)}
-    _frame_code(src, tiers, exempt_lines)
-    heads = _union(params.get("critical_next") or [])
-    if heads is not None:
-        _message_under(src, tiers, heads)
-    if tiers.count(IMPORTANT) == len(tiers):
-        return None
-    return payload.evolve(tiers=tuple(tiers))
+    return [tier_of[s] for s in src], lambda i: src[i] in exempt_lines
+
+
+def _keyed_tiers(src, keyed: "tuple[list[str], list[int]]", failed: bool, loc: bool, extra: _Set,
+                 noise: _Set, exempt: _Set) -> "tuple[list[int], Callable[[int], Any]]":
+    """The tiers of ``src`` from its digit keys: every test but the graph's digit-reading
+    patterns is digit-blind (the error words, ``LOCATION_RE``), so each key is scored once with
+    the blind patterns, and only lines a digit-reading pattern hits are scored again, alone."""
+    keys, index = keyed
+    kt, kex, kno, kcr = _tiers(keys, failed, loc, extra.blind, noise.blind, exempt.blind,
+                               error_candidates(keys))
+    tiers = list(map(kt.__getitem__, index))
+    ex = bytearray(map(kex.__getitem__, index))
+    if extra.other is None and noise.other is None and exempt.other is None:
+        return tiers, ex.__getitem__
+    lex, lno, lcr = _mask(exempt.other, src), _mask(noise.other, src), _mask(extra.other, src)
+    for i in ones(_either(_either(lex, lno), lcr)):
+        j = index[i]
+        if lex[i]:
+            ex[i] = 1
+        if ex[i]:
+            tiers[i] = NOISE if kno[j] or lno[i] else IMPORTANT
+        else:
+            tiers[i] = tier(src[i], failed, kcr[j] or lcr[i], kno[j] or lno[i], loc)
+    return tiers, ex.__getitem__

@@ -71,6 +71,15 @@ def needed_literals(pattern: str) -> "frozenset[str] | None":
     return frozenset(found) if found else None
 
 
+@remembered
+def digit_blind(pattern: str) -> bool:
+    """True when ``pattern`` cannot tell ASCII digits apart
+    (:func:`thresher.dataflow.regex_needles.digit_blind`): it answers the same for a line and its
+    digit key (:func:`thresher.dataflow.errorscan.digit_keys`)."""
+    from thresher.dataflow.regex_needles import digit_blind as blind
+    return blind(pattern)
+
+
 class LinePatterns:
     """A union of a graph's line patterns, searched faster than ``re.compile("a|b|...")``.
 

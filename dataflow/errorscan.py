@@ -233,20 +233,27 @@ def digit_keys(lines: "Sequence[str]") -> "tuple[list[str], list[int]] | None":
     appearance), and per line the index of its key; ``None`` when that cannot be told (a line
     holding a newline). Tool output repeats lines that differ only in numbers (timestamps, ids,
     durations, counts): a pattern that cannot tell digits apart (``regex_needles.digit_blind``)
-    answers the same for a line and its key, so it is searched on the keys only. One C pass of
-    each kind over the text (join, encode, translate, decode, split), one dict lookup per line."""
-    text = "\n".join(lines)
-    if text.isascii():
-        keyed = text.encode("ascii").translate(_ZERO_DIGITS).decode("ascii")
-    else:   # UTF-8 never uses a byte below 0x80 inside a multi-byte character: digits only change
-        keyed = text.encode("utf-8", "surrogatepass").translate(_ZERO_DIGITS).decode(
-            "utf-8", "surrogatepass")
-    split = keyed.split("\n")
-    if len(split) != len(lines):
-        return None
-    keys = list(dict.fromkeys(split))
-    where = dict(zip(keys, range(len(keys))))
-    return keys, list(map(where.__getitem__, split))
+    answers the same for a line and its key, so it is searched on the keys only. A chunk of lines
+    at a time (the extra memory is a chunk's and the keys'), one C pass of each kind per chunk
+    (join, encode, translate, decode, split), one dict lookup per line."""
+    where: dict[str, int] = {}
+    index: list[int] = []
+    for base in range(0, len(lines), _CHUNK_LINES):
+        part = lines[base:base + _CHUNK_LINES]
+        text = "\n".join(part)
+        if text.isascii():
+            keyed = text.encode("ascii").translate(_ZERO_DIGITS).decode("ascii")
+        else:   # UTF-8 never uses a byte below 0x80 inside a multi-byte character: digits only change
+            keyed = text.encode("utf-8", "surrogatepass").translate(_ZERO_DIGITS).decode(
+                "utf-8", "surrogatepass")
+        split = keyed.split("\n")
+        if len(split) != len(part):
+            return None
+        for k in dict.fromkeys(split):   # the new keys of the chunk, numbered in order
+            if k not in where:
+                where[k] = len(where)
+        index += map(where.__getitem__, split)
+    return list(where), index
 
 
 _KEY_SAMPLE = 8192

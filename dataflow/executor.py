@@ -114,9 +114,11 @@ def initial_payload(raw: bytes | Original, **fields: Any) -> Payload:
     p = Payload(orig, source=lines, lines=lines, origin=tuple(range(n)),
                 tiers=(IMPORTANT,) * n, trailing_newline=trailing, **fields)
     memo = p._rawmemo
-    if len(data) > SAMPLE_ABOVE and not data.isascii():
-        # the raw text's estimate from its lines (that text is the lines joined): decoding the
-        # bytes again for it would hold the whole text at once
+    if exact:
+        # the raw text is the first view's text (its lines joined): its estimate is that view's,
+        # made once (decoding the bytes again for it would hold the whole text at once)
+        memo["raw_tokens"] = p.tokens()
+    elif len(data) > SAMPLE_ABOVE and not data.isascii():
         memo["raw_tokens"] = estimate_joined(lines, "\n" if trailing else "")
     if exact and orig.releasable and orig.size > RELEASE_ABOVE:
         memo["dirty"] = int(dirty_bytes(data))

@@ -255,14 +255,19 @@ class Payload:
         """Estimated tokens of :meth:`text`, computed once per payload (payloads are immutable):
         the executor's per-stage and guardrail checks ask for it several times per view."""
         if self._tokens < 0:
-            self._tokens = estimate_joined(self.lines, "\n" if self.trailing_newline and self.lines else "")
+            if self.lines is self.source:   # the source's estimate: one for every payload of it
+                self._tokens = self.source_tokens()
+            else:
+                self._tokens = estimate_joined(self.lines, "\n" if self.trailing_newline and self.lines else "")
         return self._tokens
 
     def source_tokens(self) -> int:
-        """Estimated tokens of the whole source (its lines joined), computed once per source."""
+        """Estimated tokens of the whole source as read (its lines joined, with the input's
+        trailing newline), computed once per source: the first view's :meth:`tokens`."""
         n = self._memo.get("source_tokens")
         if n is None:
-            n = self._memo["source_tokens"] = estimate_joined(self.source)
+            n = self._memo["source_tokens"] = estimate_joined(
+                self.source, "\n" if self.trailing_newline and self.source else "")
         return n
 
     def raw_tokens(self) -> int:

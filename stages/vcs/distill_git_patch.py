@@ -171,14 +171,16 @@ def _cut_tail(p: Patch, costs, units: list[Unit], ctx, view: list[str]
     """Keep the first top-level items whose skeletons fit; the rest go as one counted unit.
     (``units`` unranked: only the kept ones are ranked.)"""
     n = len(costs)
-    covered = {i for u in units for i in u.lines}
-    mandatory = set(range(n)) - covered
+    covered = bytearray(n)   # 1 for a line of a unit (a byte a line: sets of all n cost ~10 MB)
+    for u in units:
+        for i in u.lines:
+            covered[i] = 1
     max_lines, max_tokens = budget.room(ctx)
     tokens = lines = 0
     tops = _tops(p, n)
     cut = len(tops)
     for k, (a, b) in enumerate(tops):
-        inside = [i for i in range(a, b) if i in mandatory]
+        inside = [i for i in range(a, b) if not covered[i]]
         tokens += sum(costs[i] for i in inside)
         lines += len(inside)
         if k and (tokens > TOP_SHARE * max_tokens or lines > TOP_SHARE * max_lines):
@@ -191,7 +193,7 @@ def _cut_tail(p: Patch, costs, units: list[Unit], ctx, view: list[str]
     count = len(tops) - cut
     tail = Group(start - 1, lambda d: f"[thresher: {plural(count, what)} not shown ({plural(n - start, 'line')})]")
     kept = _ranked([u for u in units if max(u.lines) < start], view)
-    return set(range(start)) - covered, kept + [Unit(range(start, n), tail)]
+    return {i for i in range(start) if not covered[i]}, kept + [Unit(range(start, n), tail)]
 
 
 def _oneline(payload, ctx, costs):

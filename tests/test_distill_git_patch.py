@@ -254,3 +254,70 @@ def test_diff_exit_1_is_a_result_not_a_failure():
     out2 = set(diff2.output.decode().splitlines())
     assert errors and all(e in out2 for e in errors)      # a real failure keeps every error line
     assert len(diff2.output) > len(diff1.output)
+
+
+def _counted_body_line_by_line(lines: list[str], start: int, old: int, new: int) -> tuple[int, int, int]:
+    """The rule of a counted ``@@`` body read one line at a time: ``(end, adds, dels)``."""
+    i, adds, dels = start, 0, 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("\\"):
+            pass
+        elif old <= 0 and new <= 0:
+            break
+        elif line == "" or line[0] in " +-":
+            c = line[:1]
+            old, new = old - (c != "+"), new - (c != "-")
+            adds, dels = adds + (c == "+"), dels + (c == "-")
+        else:
+            break
+        i += 1
+    return i, adds, dels
+
+
+def test_counted_hunk_body_ends_where_the_line_by_line_rule_ends():
+    import random
+    from thresher.stages.lib.gitpatch import HUNK_RE, Hunk, _hunk_body
+    rnd = random.Random(15)
+    common = [" a", "+b", "-c", "", "\\ No newline at end of file"]
+    rare = ["x", "@@ -1 +1 @@", "diff --git a/x b/x", "+", "-", " "]
+    for _ in range(3000):
+        old, new = rnd.randint(0, 40), rnd.randint(0, 40)
+        header = f"@@ -1,{old} +1,{new} @@ f()" if rnd.random() < 0.9 else "@@ -3 +3 @@"
+        pool = common + (rare if rnd.random() < 0.3 else [])
+        lines = [header] + [rnd.choice(pool) for _ in range(rnd.randint(0, 100))]
+        m = HUNK_RE.match(lines[0])
+        assert m is not None
+        hunk = Hunk(0)
+        end = _hunk_body(lines, 1, m, hunk)
+        counts = [int(r.split(",")[1]) if "," in r else 1 for r in m["ranges"].split()]
+        assert (end, hunk.adds, hunk.dels) == _counted_body_line_by_line(lines, 1, counts[0], counts[1])
+        assert hunk.body == list(range(1, end))
+
+
+@pytest.mark.parametrize("case_id", ["git-log-patch", "git-diff-refactor-huge", "git-show-merge-combined", "git-log-stat-huge"])
+def test_mode_bound_is_at_least_what_the_units_cover(case_id):
+    # a mode is passed over when its lines less this bound exceed the budget: it must never be
+    # below the lines its units really cover
+    case = fixture_case(case_id)
+    lines = case["stdout"].split("\n")
+    p = parse(lines)
+    assert p is not None
+    for mode in (distill_git_patch.HUNK, distill_git_patch.FILE, distill_git_patch.WHOLE,
+                 distill_git_patch.COUNT):
+        units = distill_git_patch._units(p, mode, lines)
+        assert distill_git_patch._covered_at_most(p, mode) == sum(len(u.lines) for u in units)
+
+
+def test_ranking_kept_units_equals_keeping_the_ranked_units():
+    case = fixture_case("git-log-patch")
+    lines = case["stdout"].split("\n")
+    p = parse(lines)
+    assert p is not None
+    units = distill_git_patch._units(p, distill_git_patch.COUNT, lines, ranked=False)
+    ranked = distill_git_patch._ranked(units, lines)
+    assert sorted(map(id, ranked)) == sorted(map(id, units)) and ranked != units
+    assert len({error_rank(lines, u.info) for u in units if u.info is not None}) > 1
+    cut = max(u.lines[-1] for u in units) // 2
+    kept = distill_git_patch._ranked([u for u in units if max(u.lines) < cut], lines)
+    assert kept == [u for u in ranked if max(u.lines) < cut]

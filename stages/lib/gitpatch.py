@@ -111,24 +111,16 @@ def _hunk_body(lines: list[str], start: int, m: re.Match[str], hunk: Hunk) -> in
     """Consume the body of ``hunk`` (its header matched as ``m``) from ``start``; return the
     index after it."""
     width = len(m.group(1)) - 1                    # 1 for @@, 2 for a combined @@@ diff
-    ranges = [r for r in m["ranges"].split()]
-    counts = [int(r.split(",")[1]) if "," in r else 1 for r in ranges]
-    counted = width == 1                           # lines left to read are counted down
-    old, new = (sum(counts[:-1]), counts[-1]) if counted else (0, 0)
+    if width == 1:
+        counts = [int(r.split(",")[1]) if "," in r else 1 for r in m["ranges"].split()]
+        return _counted_body(lines, start, sum(counts[:-1]), counts[-1], hunk)
     i = start
-    while i < len(lines):
+    while i < len(lines):                          # a combined diff: the line-prefix rule
         line = lines[i]
         if line.startswith("\\"):                  # "\ No newline at end of file"
             pass
-        elif counted and old <= 0 and new <= 0:
-            break
-        elif line == "" and counted:               # a context line whose space was stripped
-            old, new = old - 1, new - 1
         elif len(line) >= width and all(c in " +-" for c in line[:width]):
-            if counted:
-                c = line[0]
-                old, new = old - (c != "+"), new - (c != "-")
-            elif FILE_START_RE.match(line) or COMMIT_RE.match(line):
+            if FILE_START_RE.match(line) or COMMIT_RE.match(line):
                 break
         else:
             break
@@ -138,6 +130,51 @@ def _hunk_body(lines: list[str], start: int, m: re.Match[str], hunk: Hunk) -> in
         hunk.dels += "-" in first
         i += 1
     return i
+
+
+_NOT_BODY_RE = re.compile(r"[^ +\\\-]")
+"""A first character no line of a counted hunk body has (``""`` lines are read as ``" "``)."""
+
+
+def _counted_body(lines: list[str], start: int, old: int, new: int, hunk: Hunk) -> int:
+    """The body of a ``@@`` hunk whose header counts ``old`` and ``new`` lines, from ``start``.
+
+    Line by line the rule is: a ``\\`` line (no newline at end of file) is body; otherwise the
+    body ends once both counts are used up, or at a line that is not ``" "``/``+``/``-``/empty;
+    a context (or empty) line uses one of each count, ``-`` one old, ``+`` one new. Here the
+    lines' first characters are joined in one string and counted in C: since a line uses at
+    most one of each count, ``k`` lines read with ``d`` old/new still to use are followed by at
+    least ``d`` more, so jumping ``k`` by the larger deficit finds the same end in a few steps."""
+    n = len(lines)
+    heads = ""           # first character of lines[start:], as far as read ("" lines as " ")
+    k = max(old, new, 0)           # lines certainly in the body (unless it ends early)
+    done = used_old = used_new = 0  # heads[:done] counted and checked
+    while True:
+        if len(heads) <= k and start + len(heads) < n:   # read on (one line past k, too)
+            more = lines[start + len(heads):start + max(k + 1 + k // 8, 16)]
+            heads += "".join([s[:1] or " " for s in more])
+            continue
+        k = min(k, len(heads))
+        bad = _NOT_BODY_RE.search(heads, done, k)
+        if bad:                                          # not a body line: the hunk ends there
+            k = bad.start()
+            break
+        context = heads.count(" ", done, k)
+        used_old += context + heads.count("-", done, k)
+        used_new += context + heads.count("+", done, k)
+        done = k
+        step = max(old - used_old, new - used_new)
+        if step <= 0 or k == len(heads):                 # counts used up, or the lines ran out
+            while k < len(heads) and heads[k] == "\\":   # (a no-newline mark is still body)
+                k += 1
+                if k == len(heads) and start + k < n:
+                    heads += "".join([s[:1] or " " for s in lines[start + k:start + 2 * k]])
+            break
+        k += step
+    hunk.body = list(range(start, start + k))
+    hunk.adds = heads.count("+", 0, k)
+    hunk.dels = heads.count("-", 0, k)
+    return start + k
 
 
 def _starts_file(lines: list[str], i: int) -> bool:

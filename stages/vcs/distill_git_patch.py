@@ -45,8 +45,9 @@ HUNK, FILE, WHOLE, COUNT = "hunk", "file", "whole", "count"
 whole hunks per file (their ``@@`` lines listed), or whole hunks per file by count alone."""
 
 
-def _hunk_units(p: Patch, mode: str, lines: list[str]) -> list[Unit]:
-    """Hunks round-robin across files; bodies only (headers stay) unless ``mode`` is WHOLE."""
+def _hunk_units(p: Patch, mode: str, lines: list[str], ranked: bool = True) -> list[Unit]:
+    """Hunks round-robin across files; bodies only (headers stay) unless ``mode`` is WHOLE (or
+    COUNT); ranked by :func:`_ranked` unless ``ranked`` is false."""
     seqs = []
     for f in p.all_files():
         if mode in (WHOLE, COUNT):
@@ -58,9 +59,18 @@ def _hunk_units(p: Patch, mode: str, lines: list[str]) -> list[Unit]:
         else:
             seqs.append([Unit(h.body, Group(h.header, _body_summary), h) for h in f.hunks if h.body])
     order = budget.round_robin(seqs)
-    # hunks naming an error first, the smallest first (the most of them fit); the rest round-robin
-    rank = [(r, len(u.lines) if r < 2 else 0) for u in order for r in (error_rank(lines, u.info),)]
-    return [u for _, u in sorted(zip(rank, order), key=lambda t: t[0])]
+    return _ranked(order, lines) if ranked else order
+
+
+def _ranked(units: list[Unit], lines: list[str]) -> list[Unit]:
+    """``units`` with their hunk units (the tail of the list: those whose ``info`` is a hunk)
+    ordered: hunks naming an error first, the smallest first (the most of them fit); the rest
+    keep their round-robin order. (A stable sort on each unit's own key: ranking a subsequence
+    gives the subsequence of the ranked whole.)"""
+    k = next((j for j, u in enumerate(units) if u.info is not None), len(units))
+    hunks = units[k:]
+    rank = [(r, len(u.lines) if r < 2 else 0) for u in hunks for r in (error_rank(lines, u.info),)]
+    return units[:k] + [u for _, u in sorted(zip(rank, hunks), key=lambda t: t[0])]
 
 
 def _bodies_summary(dropped: list[Unit]) -> str:
@@ -103,10 +113,20 @@ def _row_units(p: Patch) -> list[Unit]:
     return budget.round_robin(seqs)
 
 
-def _units(p: Patch, mode: str, lines: list[str]) -> list[Unit]:
+def _units(p: Patch, mode: str, lines: list[str], ranked: bool = True) -> list[Unit]:
     units = _row_units(p)
     units += [Unit(c.body, Group(c.subject, _body_summary_of)) for c in p.commits if c.body]
-    return units + _hunk_units(p, mode, lines)
+    return units + _hunk_units(p, mode, lines, ranked)
+
+
+def _covered_at_most(p: Patch, mode: str) -> int:
+    """How many view lines :func:`_units` of ``mode`` can cover at most (the sum of its units'
+    sizes): ``len(lines)`` less this bounds a mode's mandatory lines from below, so a mode whose
+    bare skeleton is far over the line budget (a long ``git log -p``) is passed over without
+    building, pricing and ranking thousands of units."""
+    hunks = [h for f in p.all_files() for h in f.hunks]
+    bodies = sum(len(h.body) for h in hunks) + (len(hunks) if mode in (WHOLE, COUNT) else 0)
+    return len(p.rows) + sum(len(c.rows) + len(c.body) for c in p.commits) + bodies
 
 
 def _details(p: Patch, lines: list[str], costs, ctx) -> list[Unit] | None:
@@ -146,17 +166,21 @@ def _tops(p: Patch, n: int) -> list[tuple[int, int]]:
     return list(zip(starts, starts[1:] + [n]))
 
 
-def _cut_tail(p: Patch, costs, units: list[Unit], ctx) -> tuple[set[int], list[Unit]] | None:
-    """Keep the first top-level items whose skeletons fit; the rest go as one counted unit."""
+def _cut_tail(p: Patch, costs, units: list[Unit], ctx, view: list[str]
+              ) -> tuple[set[int], list[Unit]] | None:
+    """Keep the first top-level items whose skeletons fit; the rest go as one counted unit.
+    (``units`` unranked: only the kept ones are ranked.)"""
     n = len(costs)
-    covered = {i for u in units for i in u.lines}
-    mandatory = set(range(n)) - covered
+    covered = bytearray(n)   # 1 for a line of a unit (a byte a line: sets of all n cost ~10 MB)
+    for u in units:
+        for i in u.lines:
+            covered[i] = 1
     max_lines, max_tokens = budget.room(ctx)
     tokens = lines = 0
     tops = _tops(p, n)
     cut = len(tops)
     for k, (a, b) in enumerate(tops):
-        inside = [i for i in range(a, b) if i in mandatory]
+        inside = [i for i in range(a, b) if not covered[i]]
         tokens += sum(costs[i] for i in inside)
         lines += len(inside)
         if k and (tokens > TOP_SHARE * max_tokens or lines > TOP_SHARE * max_lines):
@@ -168,8 +192,8 @@ def _cut_tail(p: Patch, costs, units: list[Unit], ctx) -> tuple[set[int], list[U
     what = "older commit" if p.commits else "more file"
     count = len(tops) - cut
     tail = Group(start - 1, lambda d: f"[thresher: {plural(count, what)} not shown ({plural(n - start, 'line')})]")
-    kept = [u for u in units if max(u.lines) < start]
-    return set(range(start)) - covered, kept + [Unit(range(start, n), tail)]
+    kept = _ranked([u for u in units if max(u.lines) < start], view)
+    return {i for i in range(start) if not covered[i]}, kept + [Unit(range(start, n), tail)]
 
 
 def _oneline(payload, ctx, costs):
@@ -193,18 +217,20 @@ def _distill(payload, params, ctx):
     max_lines, max_tokens = budget.room(ctx)
     share = params["index_share"]
     for mode in (HUNK, FILE, WHOLE, COUNT):
-        units = _units(p, mode, lines)
+        limit = share if mode in (HUNK, FILE) else 1.0
+        if len(lines) - _covered_at_most(p, mode) > limit * max_lines:
+            continue   # (its floor has at least that many lines: it cannot fit)
+        units = _units(p, mode, lines, ranked=False)
         mandatory = set(range(len(lines))) - {i for u in units for i in u.lines}
         tokens, nlines = budget.floor(costs, mandatory, units)
-        limit = share if mode in (HUNK, FILE) else 1.0
         if tokens <= limit * max_tokens and nlines <= limit * max_lines:
-            return budget.distill(payload, ctx, mandatory, units, costs)
+            return budget.distill(payload, ctx, mandatory, _ranked(units, lines), costs)
     if p.commits and not any(c.files or c.rows for c in p.commits):
         details = _details(p, lines, costs, ctx)
         if details is not None:
             mandatory = set(range(len(lines))) - {i for u in details for i in u.lines}
             return budget.distill(payload, ctx, mandatory, details, costs, prefix=True)
-    cut = _cut_tail(p, costs, units, ctx)
+    cut = _cut_tail(p, costs, _units(p, COUNT, lines, ranked=False), ctx, lines)
     if cut is None:  # one commit/file, over budget even bare (error hunks of a failing diff):
         units = _units(p, HUNK, lines)  # then every @@ header is worth its line
         mandatory = set(range(len(lines))) - {i for u in units for i in u.lines}

@@ -57,9 +57,12 @@ def run(payload: Payload, params: dict[str, Any], _ctx: Context) -> Payload | No
         return None
     failed = payload.failed
     strip, redraws = params["strip_ansi"], params["redraws"]
-    source = tuple(clean(s, strip, redraws, failed) for s in src)
-    n = len(source)
-    if all(map(is_, source, src)):
+    n = len(src)
+    if not payload.raw_dirty():   # no escape, CR or C1 control anywhere: only long lines to clip
+        source = src
+    else:
+        source = tuple(clean(s, strip, redraws, failed) for s in src)
+    if source is not src and all(map(is_, source, src)):
         source = src  # nothing cleaned (only long lines to clip): the same lines, not a copy
     # A failing command's error lines pass byte-exact (INV-6), however long: never clip those,
     # wherever their error word is (a long echoed command line ends in `failed: cc1`).

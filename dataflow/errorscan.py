@@ -374,10 +374,26 @@ def critical_flags(payload: Payload) -> list[bool]:
     tiers, lines = payload.tiers, payload.lines
     if not payload.failed:
         return [o >= 0 and tiers[o] == CRITICAL for o in payload.origin]
+    scan = source_scan(payload)
+    keyed = scan.digit_keys()
+    if keyed is not None:
+        # the error test cannot tell digits apart: each source line's answer is its digit key's
+        # (a view line that is not its source line's text, clipped say, is tested alone)
+        keys, index = keyed
+        cands = error_candidates(keys)
+        at = range(len(keys)) if cands is None else ones(cands)
+        err = bytearray(len(keys))
+        for j in at:
+            if is_error_line(keys[j]):
+                err[j] = 1
+        src = payload.source
+        return [o >= 0 and (tiers[o] == CRITICAL or (err[index[o]] == 1 if line is src[o]
+                                                     else is_error_line(line)))
+                for line, o in zip(lines, payload.origin)]
     # whether a line names an error depends on its text alone: each distinct line is scanned once
     # (a view repeats lines: test rows, frames, log bodies), and only if the source's scan left it
     # a candidate (or it is not a source line)
-    uniq = source_scan(payload).maybe(dict.fromkeys(lines))
+    uniq = scan.maybe(dict.fromkeys(lines))
     cands = error_candidates(uniq)  # the only lines an error word can be on
     errs = {line for line in (uniq if cands is None else (uniq[i] for i in ones(cands)))
             if is_error_line(line)}

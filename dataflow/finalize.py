@@ -106,7 +106,8 @@ def finalize(p: Payload, handle: str, archived: bool, halt: str = "") -> Emissio
     if not archived:
         return raw("INV-7: the original could not be archived")
     text = "\n".join(p.lines) + "\n"
-    t_out = estimate(text)
+    # the view's estimate is this text's when the view ends with a newline: made once
+    t_out = p.tokens() if p.trailing_newline and p.lines else estimate(text)
     if t_out >= t_in and not p.redacted:   # hiding a secret outranks a few tokens
         return raw(f"INV-2: compressed form ({t_out} tokens) not smaller than raw ({t_in})")
     return Emission(text.encode("utf-8", "surrogatepass"), "compressed",

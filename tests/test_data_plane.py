@@ -417,6 +417,29 @@ def test_score_from_digit_keys_tiers_as_the_per_line_rule_does():
     assert compared > 500 and keyed > 50
 
 
+def test_critical_flags_from_digit_keys_are_those_from_the_lines():
+    """critical_flags answers the same through the source's digit keys as line by line, on every
+    fixture of a failing command, for its first view and for a view with a clipped line."""
+    from thresher.dataflow import errorscan
+    compared = flagged = 0
+    for text in FIXTURE_TEXTS[::2]:
+        p = initial_payload(text.encode("utf-8", "surrogateescape"), exit_code=1)
+        if len(p.source) < 3:
+            continue
+        views = [p, p.with_view((p.lines[0][:5],) + p.lines[1:], p.origin)]
+        for v in views:
+            plain = errorscan.source_scan(v)
+            plain._keys[:] = [None]
+            want = errorscan.critical_flags(v)
+            keyed = initial_payload(text.encode("utf-8", "surrogateescape"), exit_code=1)
+            kv = keyed if v is p else keyed.with_view((keyed.lines[0][:5],) + keyed.lines[1:], keyed.origin)
+            errorscan.source_scan(kv)._keys[:] = [errorscan.digit_keys(kv.source)]
+            assert errorscan.critical_flags(kv) == want
+            compared += 1
+            flagged += sum(want)
+    assert compared > 100 and flagged > 1000
+
+
 def test_a_critical_traceback_frame_keeps_its_source_line():
     """The source line under a critical `File "...", line N` frame is critical too (it says what
     failed); a frame the graph exempts keeps its code line exempt."""

@@ -24,7 +24,10 @@ from __future__ import annotations
 
 from thresher.dataflow.rxcache import re_lazy as re  # re.compile from the start-up regex cache
 
+from itertools import compress, repeat
+
 from thresher.dataflow.payload import CRITICAL
+from thresher.dataflow.errorscan import candidate_mask, ones
 
 from thresher.stages.lib import passing_rows
 from thresher.stages.lib.common import build, critical_flags, has_flag, over_budget, plural
@@ -189,15 +192,24 @@ def _condense(lines, crit: list[bool], keep: list[bool], start: int, final: int)
 def _fold_internal_frames(payload, keep: list[bool], start: int, final: int) -> dict[int, str]:
     """Drop runs of native-traceback frames inside pytest/pluggy; one counted line per run."""
     lines, summaries = payload.lines, {}
-    tiers = [payload.tiers[o] if o >= 0 else CRITICAL for o in payload.origin]
+    # a run starts at an internal frame line only: those are found first (one find pass for the
+    # 'File "' every frame line holds, a match on the lines holding it), the walk jumps between them
+    cands = candidate_mask(lines[start:final], ('File "',), "", False)
+    at = range(final - start) if cands is None else ones(cands)
+    heads = [start + k for k in at
+             if (m := FRAME_RE.match(lines[start + k])) and INTERNAL_PATH_RE.search(m.group("path"))]
+    tiers, origin = payload.tiers, payload.origin
     i = start
-    while i < final:
-        run_start, cut = i, 0
+    for head in heads:
+        if head < i:
+            continue
+        i = run_start = head
+        cut = 0
         while i < final and (m := FRAME_RE.match(lines[i])) and INTERNAL_PATH_RE.search(m.group("path")):
             j = i + 1
             while j < final and FRAME_BODY_RE.match(lines[j]) and not FRAME_RE.match(lines[j]):
                 j += 1
-            if any(tiers[k] == CRITICAL for k in range(i, j)):
+            if any(origin[k] < 0 or tiers[origin[k]] == CRITICAL for k in range(i, j)):
                 break
             for k in range(i, j):
                 keep[k] = False
@@ -212,7 +224,7 @@ def _fold_internal_frames(payload, keep: list[bool], start: int, final: int) -> 
 def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The distilled pytest view, or ``None`` when this is not a complete pytest run."""
     lines = payload.lines
-    if any(line.startswith("INTERNALERROR>") for line in lines):
+    if any(map(str.startswith, lines, repeat("INTERNALERROR>"))):
         return None
     final = _final_line(lines)
     if final is None:  # `python -m unittest` shares the class: try its shape before declining
@@ -220,7 +232,8 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
         return distill_unittest.distill(payload, ctx.budget if ctx is not None else None)
     crit = critical_flags(payload)
     keep, totals, dropped, first, start = _run_region(lines, crit, final)
-    for i in range(start, final):
+    docs = candidate_mask(lines[start:final], ("-- Docs: ",), "", False)   # (DOCS_RE's literal)
+    for i in (range(start, final) if docs is None else (start + k for k in ones(docs))):
         if DOCS_RE.match(lines[i]) and not crit[i]:
             keep[i] = False
     summaries = {first: _summary(dropped, totals)} if dropped else {}
@@ -228,7 +241,7 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
         summaries.update(_fold_internal_frames(payload, keep, start, final))
     if params["fold_passing"]:
         _fold_passing(lines, crit, keep, start, summaries)
-    view = [line for line, k in zip(lines, keep) if k]
+    view = list(compress(lines, keep))
     if (params["condense_over_budget"] and over_budget(view, ctx.budget)
             and not has_flag(payload.argv, LONG_TB_RE)):
         blocks, cut = _condense(lines, crit, keep, start, final)

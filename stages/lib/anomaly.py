@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import chain, repeat
 
 STATUS_RE = re.compile(r"(?i)(?:^|[._\-\s])(?:status|state|error|errors|err|fail\w*|success|ok|result|"
                        r"outcome|level|severity|code|conclusion|exit_?code|health|phase|reason)$")
@@ -59,11 +60,7 @@ def text_cell(text: str) -> Cell:
 
 def columns(rows: list[dict]) -> list[str]:
     """Every column of ``rows``, in first-seen order."""
-    seen: dict[str, None] = {}
-    for row in rows:
-        for key in row:
-            seen.setdefault(key, None)
-    return list(seen)
+    return list(dict.fromkeys(chain.from_iterable(rows)))
 
 
 def _median(xs: list[float]) -> float:
@@ -72,35 +69,55 @@ def _median(xs: list[float]) -> float:
     return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 
+_ABSENT = ("null", "empty")
+_NESTED = ("obj", "arr")
+
+
+def _at(cells: list, chosen: "set | dict") -> list[int]:
+    """The indices of ``cells`` holding one of the cell objects ``chosen``, in order."""
+    return [i for i, c in enumerate(cells) if c in chosen] if chosen else []
+
+
 def _column_flags(rows: list[dict], col: str) -> dict[int, str]:
-    """Row index -> reason, for one column."""
+    """Row index -> reason, for one column.
+
+    The rules are judged on the column's distinct cell objects with their counts (a crusher's rows
+    share one cell per repeated value, so a column of 3,000 rows has a few dozen); only a rule
+    that flags something scans the rows for the indices. Counts, ties (first seen first) and the
+    order of the flags are those of a row-by-row pass."""
     n = len(rows)
     cells = [row.get(col) for row in rows]
-    cell = {i: c for i, c in enumerate(cells) if c is not None and c.present}
-    present = list(cell)
+    counts = Counter(cells)   # cell object -> rows (cells hash by identity), first-seen order
+    live = {c: m for c, m in counts.items() if c is not None and c.kind not in _ABSENT}
+    present = sum(live.values())
     flags: dict[int, str] = {}
-    if len(present) <= 0.2 * n:
-        flags.update((i, f"has {col}") for i in present)
-    elif len(present) >= 0.8 * n:
-        have = set(present)
-        flags.update((i, f"no {col}") for i in range(n) if i not in have)
-    kinds = Counter(cell[i].kind for i in present)
-    if kinds and len(present) >= 4:
+    if present <= 0.2 * n:
+        flags.update((i, f"has {col}") for i in _at(cells, live))
+    elif present >= 0.8 * n:
+        flags.update((i, f"no {col}") for i in _at(cells, {c for c in counts if c not in live}))
+    kinds: Counter[str] = Counter()
+    values: Counter[str] = Counter()
+    for c, m in live.items():
+        kinds[c.kind] += m
+        if c.kind not in _NESTED:
+            values[c.text] += m
+    if kinds and present >= 4:
         kind, count = kinds.most_common(1)[0]
-        if count >= 0.8 * len(present):
-            flags.update((i, f"{col} not {kind}") for i in present if cell[i].kind != kind)
-    values = Counter(cell[i].text for i in present if cell[i].kind not in ("obj", "arr"))
-    if len(values) >= 2 and len(present) >= 4:
+        if count >= 0.8 * present:
+            flags.update((i, f"{col} not {kind}") for i in _at(cells, {c for c in live if c.kind != kind}))
+    if len(values) >= 2 and present >= 4:
         top, count = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-        if count >= (0.5 if STATUS_RE.search(col) else 0.8) * len(present):
-            flags.update((i, f"{col}={cell[i].text}") for i in present
-                         if cell[i].text != top and cell[i].kind not in ("obj", "arr"))
-    nums = [(i, float(cell[i].text)) for i in present if cell[i].kind == "num"]
-    if len(nums) >= 8:
-        med = _median([x for _, x in nums])
-        mad = _median([abs(x - med) for _, x in nums]) * 1.4826
+        if count >= (0.5 if STATUS_RE.search(col) else 0.8) * present:
+            odd = {c for c in live if c.text != top and c.kind not in _NESTED}
+            flags.update((i, f"{col}={cells[i].text}") for i in _at(cells, odd))  # type: ignore[union-attr]
+    nums = {c: float(c.text) for c in live if c.kind == "num"}
+    if sum(live[c] for c in nums) >= 8:
+        xs = list(chain.from_iterable(repeat(x, live[c]) for c, x in nums.items()))
+        med = _median(xs)
+        mad = _median([abs(x - med) for x in xs]) * 1.4826
         if mad > 0:
-            flags.update((i, f"{col} outlier") for i, x in nums if abs(x - med) > 5 * mad)
+            odd = {c for c, x in nums.items() if abs(x - med) > 5 * mad}
+            flags.update((i, f"{col} outlier") for i in _at(cells, odd))
     return flags
 
 

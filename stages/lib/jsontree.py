@@ -16,9 +16,10 @@ TOKEN_RE = re.compile(
     r'[ \t\n\r]+|"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
     r"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}\[\]:,]")
 """A JSON token or a run of whitespace (a run is its own match: findall stays linear)."""
-_VALID_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^\s{}\[\]:,"]+|[{}\[\]:,]')
-"""The tokens of a document orjson accepted (no whitespace kept: a valid document has nothing
-else between its tokens, so no tiling check is needed)."""
+_VALID_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^\s{}\[\]:,"]+|[{}\[\]]')
+"""The tokens of a document orjson accepted but its commas and colons (no whitespace kept: a
+valid document has nothing else between its tokens, so no tiling check is needed; in a valid
+document a comma or a colon is implied by its neighbours, and half the matches are theirs)."""
 
 
 class Obj(list):
@@ -124,32 +125,34 @@ def parse(text: str) -> Node | None:
 
 
 def _build_valid(toks: list[str]) -> Node | None:
-    """:func:`build` for the tokens of a document orjson accepted (valid JSON: no state checks;
-    a string in an object where a key is due is the key)."""
+    """:func:`build` for the tokens of a document orjson accepted, without its commas and colons
+    (valid JSON: no state checks; a string in an object where a key is due is the key)."""
     stack: list = []
-    root, key, obj = None, None, False
+    root, key, top, obj = None, None, None, False   # top: the open container (obj: an Obj)
     for tok in toks:
         c = tok[0]
-        if c in ",:":
-            continue
-        if c in "}]":
+        if c == "}" or c == "]":
             stack.pop()
-            obj = bool(stack) and isinstance(stack[-1], Obj)
+            if stack:
+                top = stack[-1]
+                obj = type(top) is Obj
             continue
-        if obj and key is None:
-            key = tok
-            continue
-        node = Obj() if c == "{" else Arr() if c == "[" else tok
-        if not stack:
-            root = node
-        elif obj:
-            stack[-1].append((key, node))
+        if obj:
+            if key is None:
+                key = tok
+                continue
+            node = Obj() if c == "{" else Arr() if c == "[" else tok
+            top.append((key, node))  # type: ignore[union-attr]
             key = None
         else:
-            stack[-1].append(node)
-        if c in "{[":
+            node = Obj() if c == "{" else Arr() if c == "[" else tok
+            if top is None:
+                root = node
+            else:
+                top.append(node)
+        if c == "{" or c == "[":
             stack.append(node)
-            obj = c == "{"
+            top, obj = node, c == "{"
     return root
 
 

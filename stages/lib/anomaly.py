@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
+from operator import methodcaller
 
 STATUS_RE = re.compile(r"(?i)(?:^|[._\-\s])(?:status|state|error|errors|err|fail\w*|success|ok|result|"
                        r"outcome|level|severity|code|conclusion|exit_?code|health|phase|reason)$")
@@ -75,7 +76,7 @@ _NESTED = ("obj", "arr")
 
 def _at(cells: list, chosen: "set | dict") -> list[int]:
     """The indices of ``cells`` holding one of the cell objects ``chosen``, in order."""
-    return [i for i, c in enumerate(cells) if c in chosen] if chosen else []
+    return list(compress(range(len(cells)), map(chosen.__contains__, cells))) if chosen else []
 
 
 def _column_flags(rows: list[dict], col: str) -> dict[int, str]:
@@ -86,7 +87,7 @@ def _column_flags(rows: list[dict], col: str) -> dict[int, str]:
     that flags something scans the rows for the indices. Counts, ties (first seen first) and the
     order of the flags are those of a row-by-row pass."""
     n = len(rows)
-    cells = [row.get(col) for row in rows]
+    cells = list(map(methodcaller("get", col), rows))
     counts = Counter(cells)   # cell object -> rows (cells hash by identity), first-seen order
     live = {c: m for c, m in counts.items() if c is not None and c.kind not in _ABSENT}
     present = sum(live.values())
@@ -109,7 +110,7 @@ def _column_flags(rows: list[dict], col: str) -> dict[int, str]:
         top, count = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))[0]
         if count >= (0.5 if STATUS_RE.search(col) else 0.8) * present:
             odd = {c for c in live if c.text != top and c.kind not in _NESTED}
-            flags.update((i, f"{col}={cells[i].text}") for i in _at(cells, odd))  # type: ignore[union-attr]
+            flags.update((i, f"{col}={cells[i].text}") for i in _at(cells, odd))
     nums = {c: float(c.text) for c in live if c.kind == "num"}
     if sum(live[c] for c in nums) >= 8:
         xs = list(chain.from_iterable(repeat(x, live[c]) for c, x in nums.items()))
@@ -155,20 +156,27 @@ def ranked(found: dict[int, list[tuple[str, int]]], cap: int) -> list[int]:
 def profile(rows: list[dict], col: str, max_values: int = 30) -> str:
     """A one-line summary of a column: counts by kind, the values of a low-cardinality column with
     their counts, or the numeric range (every value shown is a cell text from the input)."""
-    cells = [row[col] for row in rows if col in row]
-    kinds = Counter(c.kind for c in cells)
+    # judged on the distinct cell objects with their counts (first seen first), as _column_flags
+    counts = Counter(map(methodcaller("get", col), rows))
+    counts.pop(None, None)
+    held = sum(counts.values())
+    kinds: Counter[str] = Counter()
+    values: Counter[str] = Counter()
+    for c, m in counts.items():
+        kinds[c.kind] += m
+        if c.kind not in _ABSENT and c.kind not in _NESTED:
+            values[c.text] += m
     parts = [" ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))]
-    missing = len(rows) - len(cells)
+    missing = len(rows) - held
     if missing:
         parts[0] += f", absent {missing}"
-    values = Counter(c.text for c in cells if c.present and c.kind not in ("obj", "arr"))
-    nums = [c for c in cells if c.kind == "num"]
-    numeric = len(nums) >= 0.8 * max(1, sum(values.values()))
+    nums = [c for c in counts if c.kind == "num"]   # distinct: min/max give the first one seen
+    numeric = kinds["num"] >= 0.8 * max(1, sum(values.values()))
     order = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
-    if values and len(values) <= (8 if numeric else max_values) and len(values) <= len(cells) // 2 \
+    if values and len(values) <= (8 if numeric else max_values) and len(values) <= held // 2 \
             and sum(len(v) + 5 for v in values) <= 1000 and max(map(len, values)) <= 40:
         parts.append(", ".join(f"{v} ×{n}" for v, n in order))
-    elif len(nums) >= 2:
+    elif kinds["num"] >= 2:
         lo = min(nums, key=lambda c: float(c.text)).text
         hi = max(nums, key=lambda c: float(c.text)).text
         parts.append(f"{lo} to {hi}")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from itertools import chain, compress, repeat
-from operator import methodcaller
 
 STATUS_RE = re.compile(r"(?i)(?:^|[._\-\s])(?:status|state|error|errors|err|fail\w*|success|ok|result|"
                        r"outcome|level|severity|code|conclusion|exit_?code|health|phase|reason)$")
@@ -87,7 +86,7 @@ def _column_flags(rows: list[dict], col: str) -> dict[int, str]:
     that flags something scans the rows for the indices. Counts, ties (first seen first) and the
     order of the flags are those of a row-by-row pass."""
     n = len(rows)
-    cells = list(map(methodcaller("get", col), rows))
+    cells = [row.get(col) for row in rows]
     counts = Counter(cells)   # cell object -> rows (cells hash by identity), first-seen order
     live = {c: m for c, m in counts.items() if c is not None and c.kind not in _ABSENT}
     present = sum(live.values())
@@ -110,7 +109,7 @@ def _column_flags(rows: list[dict], col: str) -> dict[int, str]:
         top, count = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))[0]
         if count >= (0.5 if STATUS_RE.search(col) else 0.8) * present:
             odd = {c for c in live if c.text != top and c.kind not in _NESTED}
-            flags.update((i, f"{col}={cells[i].text}") for i in _at(cells, odd))
+            flags.update((i, f"{col}={cells[i].text}") for i in _at(cells, odd))  # type: ignore[union-attr]
     nums = {c: float(c.text) for c in live if c.kind == "num"}
     if sum(live[c] for c in nums) >= 8:
         xs = list(chain.from_iterable(repeat(x, live[c]) for c, x in nums.items()))
@@ -157,8 +156,7 @@ def profile(rows: list[dict], col: str, max_values: int = 30) -> str:
     """A one-line summary of a column: counts by kind, the values of a low-cardinality column with
     their counts, or the numeric range (every value shown is a cell text from the input)."""
     # judged on the distinct cell objects with their counts (first seen first), as _column_flags
-    counts = Counter(map(methodcaller("get", col), rows))
-    counts.pop(None, None)
+    counts = Counter([row[col] for row in rows if col in row])
     held = sum(counts.values())
     kinds: Counter[str] = Counter()
     values: Counter[str] = Counter()

@@ -11,6 +11,7 @@ Python stack. orjson is the fast gate: text it refuses is not parsed further.
 from __future__ import annotations
 
 import re
+from itertools import chain
 
 TOKEN_RE = re.compile(
     r'[ \t\n\r]+|"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
@@ -121,10 +122,33 @@ def parse(text: str) -> Node | None:
         orjson.loads(text)
     except orjson.JSONDecodeError:
         return None
-    return _build_valid(_VALID_TOKEN.findall(text))
+    return _build_valid(_valid_tokens(text))
 
 
-def _build_valid(toks: list[str]) -> Node | None:
+CHUNK = 1 << 20
+"""Characters of a valid document tokenised at a time (up to a line end: no JSON token holds a
+raw newline, so a chunk ends between tokens)."""
+
+
+def _valid_tokens(text: str):
+    """The tokens of a valid document (:data:`_VALID_TOKEN`), each distinct token one string (a
+    document repeats its keys and many values: the tree holds each once), found a chunk at a time
+    (the memory the tokens take: one chunk's plus the distinct ones)."""
+    seen: dict[str, str] = {}
+    return chain.from_iterable(map(seen.setdefault, toks, toks) for toks in _chunk_tokens(text))
+
+
+def _chunk_tokens(text: str):
+    """:data:`_VALID_TOKEN`'s matches in ``text``, one list per chunk of about :data:`CHUNK`."""
+    start, n = 0, len(text)
+    while start < n:
+        end = text.find("\n", start + CHUNK)
+        end = n if end < 0 else end + 1
+        yield _VALID_TOKEN.findall(text, start, end)
+        start = end
+
+
+def _build_valid(toks) -> Node | None:
     """:func:`build` for the tokens of a document orjson accepted, without its commas and colons
     (valid JSON: no state checks; a string in an object where a key is due is the key)."""
     stack: list = []

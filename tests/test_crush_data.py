@@ -384,3 +384,29 @@ def test_toml_sibling_tables_are_sampled_like_an_array_of_tables():
     assert set(doc["pkg"]) == {"alpha", "beta", "gamma"}  # packages (few siblings) all kept
     again = crush_toml.run(initial_payload(text.encode()), {"max_ratio": 0.9, "max_bytes": 1 << 24}, Ctx())
     assert again is not None and list(again.lines) == lines  # deterministic
+
+
+def test_anomalies_and_profiles_do_not_depend_on_rows_sharing_cells():
+    """Column rules are judged on a column's distinct cell objects with their counts: rows that
+    share one cell per repeated value (as crush-json builds them) get the same flags, the same
+    ranking and the same profile as rows holding a fresh cell each, ties between equal numbers
+    written differently ("1" and "1.0") included."""
+    from thresher.stages.lib import anomaly
+
+    texts = [("num", "200")] * 46 + [("num", "404"), ("num", "1.0"), ("num", "1"), ("null", "null")]
+    shared = {t: anomaly.Cell(*t) for t in texts}
+    fresh_rows, shared_rows = [], []
+    for i, t in enumerate(texts):
+        extra = {"rare": ("str", '"only here"')} if i == 7 else {}
+        fresh_rows.append({"status": anomaly.Cell(*t), "n": anomaly.Cell("num", str(i % 3)),
+                           **{k: anomaly.Cell(*v) for k, v in extra.items()}})
+        shared_rows.append({"status": shared[t], "n": shared.setdefault(("num", str(i % 3)),
+                                                                        anomaly.Cell("num", str(i % 3))),
+                            **{k: anomaly.Cell(*v) for k, v in extra.items()}})
+    found = anomaly.find(fresh_rows)
+    assert found == anomaly.find(shared_rows)
+    assert {46, 7} <= set(found)            # the 404 among 200s, the row with a rare key
+    assert anomaly.by_rank(found) == anomaly.by_rank(anomaly.find(shared_rows))
+    for col in anomaly.columns(fresh_rows):
+        assert anomaly.profile(fresh_rows, col) == anomaly.profile(shared_rows, col)
+    assert anomaly.profile(fresh_rows, "n") == "num 50; 0 ×17, 1 ×17, 2 ×16"

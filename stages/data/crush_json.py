@@ -74,12 +74,15 @@ def _row(node, memo: dict) -> dict:
     """An object flattened two levels deep into ``column -> Cell`` (keys as lexemes)."""
     row = {}
     get = memo.get
+    obj, arr = jt.Obj, jt.Arr   # (a node is exactly one of these or a lexeme str: type() tests)
     for k, v in node:
-        if isinstance(v, jt.Obj):
+        t = type(v)
+        if t is obj:
             row[k] = _OBJ
             for k2, v2 in v:
-                row[k + "." + k2] = _cell(v2, memo)
-        elif isinstance(v, jt.Arr):
+                t = type(v2)
+                row[k + "." + k2] = _OBJ if t is obj else _ARR if t is arr else get(v2) or _cell(v2, memo)
+        elif t is arr:
             row[k] = _ARR
         else:   # a scalar lexeme: its cell from the memo when seen before (the common case)
             row[k] = get(v) or _cell(v, memo)

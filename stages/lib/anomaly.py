@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import chain, compress, repeat
 
 STATUS_RE = re.compile(r"(?i)(?:^|[._\-\s])(?:status|state|error|errors|err|fail\w*|success|ok|result|"
                        r"outcome|level|severity|code|conclusion|exit_?code|health|phase|reason)$")
@@ -59,11 +60,7 @@ def text_cell(text: str) -> Cell:
 
 def columns(rows: list[dict]) -> list[str]:
     """Every column of ``rows``, in first-seen order."""
-    seen: dict[str, None] = {}
-    for row in rows:
-        for key in row:
-            seen.setdefault(key, None)
-    return list(seen)
+    return list(dict.fromkeys(chain.from_iterable(rows)))
 
 
 def _median(xs: list[float]) -> float:
@@ -72,35 +69,55 @@ def _median(xs: list[float]) -> float:
     return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 
+_ABSENT = ("null", "empty")
+_NESTED = ("obj", "arr")
+
+
+def _at(cells: list, chosen: "set | dict") -> list[int]:
+    """The indices of ``cells`` holding one of the cell objects ``chosen``, in order."""
+    return list(compress(range(len(cells)), map(chosen.__contains__, cells))) if chosen else []
+
+
 def _column_flags(rows: list[dict], col: str) -> dict[int, str]:
-    """Row index -> reason, for one column."""
+    """Row index -> reason, for one column.
+
+    The rules are judged on the column's distinct cell objects with their counts (a crusher's rows
+    share one cell per repeated value, so a column of 3,000 rows has a few dozen); only a rule
+    that flags something scans the rows for the indices. Counts, ties (first seen first) and the
+    order of the flags are those of a row-by-row pass."""
     n = len(rows)
     cells = [row.get(col) for row in rows]
-    cell = {i: c for i, c in enumerate(cells) if c is not None and c.present}
-    present = list(cell)
+    counts = Counter(cells)   # cell object -> rows (cells hash by identity), first-seen order
+    live = {c: m for c, m in counts.items() if c is not None and c.kind not in _ABSENT}
+    present = sum(live.values())
     flags: dict[int, str] = {}
-    if len(present) <= 0.2 * n:
-        flags.update((i, f"has {col}") for i in present)
-    elif len(present) >= 0.8 * n:
-        have = set(present)
-        flags.update((i, f"no {col}") for i in range(n) if i not in have)
-    kinds = Counter(cell[i].kind for i in present)
-    if kinds and len(present) >= 4:
+    if present <= 0.2 * n:
+        flags.update((i, f"has {col}") for i in _at(cells, live))
+    elif present >= 0.8 * n:
+        flags.update((i, f"no {col}") for i in _at(cells, {c for c in counts if c not in live}))
+    kinds: Counter[str] = Counter()
+    values: Counter[str] = Counter()
+    for c, m in live.items():
+        kinds[c.kind] += m
+        if c.kind not in _NESTED:
+            values[c.text] += m
+    if kinds and present >= 4:
         kind, count = kinds.most_common(1)[0]
-        if count >= 0.8 * len(present):
-            flags.update((i, f"{col} not {kind}") for i in present if cell[i].kind != kind)
-    values = Counter(cell[i].text for i in present if cell[i].kind not in ("obj", "arr"))
-    if len(values) >= 2 and len(present) >= 4:
+        if count >= 0.8 * present:
+            flags.update((i, f"{col} not {kind}") for i in _at(cells, {c for c in live if c.kind != kind}))
+    if len(values) >= 2 and present >= 4:
         top, count = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-        if count >= (0.5 if STATUS_RE.search(col) else 0.8) * len(present):
-            flags.update((i, f"{col}={cell[i].text}") for i in present
-                         if cell[i].text != top and cell[i].kind not in ("obj", "arr"))
-    nums = [(i, float(cell[i].text)) for i in present if cell[i].kind == "num"]
-    if len(nums) >= 8:
-        med = _median([x for _, x in nums])
-        mad = _median([abs(x - med) for _, x in nums]) * 1.4826
+        if count >= (0.5 if STATUS_RE.search(col) else 0.8) * present:
+            odd = {c for c in live if c.text != top and c.kind not in _NESTED}
+            flags.update((i, f"{col}={cells[i].text}") for i in _at(cells, odd))  # type: ignore[union-attr]
+    nums = {c: float(c.text) for c in live if c.kind == "num"}
+    if sum(live[c] for c in nums) >= 8:
+        xs = list(chain.from_iterable(repeat(x, live[c]) for c, x in nums.items()))
+        med = _median(xs)
+        mad = _median([abs(x - med) for x in xs]) * 1.4826
         if mad > 0:
-            flags.update((i, f"{col} outlier") for i, x in nums if abs(x - med) > 5 * mad)
+            odd = {c for c, x in nums.items() if abs(x - med) > 5 * mad}
+            flags.update((i, f"{col} outlier") for i in _at(cells, odd))
     return flags
 
 
@@ -138,20 +155,26 @@ def ranked(found: dict[int, list[tuple[str, int]]], cap: int) -> list[int]:
 def profile(rows: list[dict], col: str, max_values: int = 30) -> str:
     """A one-line summary of a column: counts by kind, the values of a low-cardinality column with
     their counts, or the numeric range (every value shown is a cell text from the input)."""
-    cells = [row[col] for row in rows if col in row]
-    kinds = Counter(c.kind for c in cells)
+    # judged on the distinct cell objects with their counts (first seen first), as _column_flags
+    counts = Counter([row[col] for row in rows if col in row])
+    held = sum(counts.values())
+    kinds: Counter[str] = Counter()
+    values: Counter[str] = Counter()
+    for c, m in counts.items():
+        kinds[c.kind] += m
+        if c.kind not in _ABSENT and c.kind not in _NESTED:
+            values[c.text] += m
     parts = [" ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))]
-    missing = len(rows) - len(cells)
+    missing = len(rows) - held
     if missing:
         parts[0] += f", absent {missing}"
-    values = Counter(c.text for c in cells if c.present and c.kind not in ("obj", "arr"))
-    nums = [c for c in cells if c.kind == "num"]
-    numeric = len(nums) >= 0.8 * max(1, sum(values.values()))
+    nums = [c for c in counts if c.kind == "num"]   # distinct: min/max give the first one seen
+    numeric = kinds["num"] >= 0.8 * max(1, sum(values.values()))
     order = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
-    if values and len(values) <= (8 if numeric else max_values) and len(values) <= len(cells) // 2 \
+    if values and len(values) <= (8 if numeric else max_values) and len(values) <= held // 2 \
             and sum(len(v) + 5 for v in values) <= 1000 and max(map(len, values)) <= 40:
         parts.append(", ".join(f"{v} ×{n}" for v, n in order))
-    elif len(nums) >= 2:
+    elif kinds["num"] >= 2:
         lo = min(nums, key=lambda c: float(c.text)).text
         hi = max(nums, key=lambda c: float(c.text)).text
         parts.append(f"{lo} to {hi}")

@@ -11,14 +11,16 @@ Python stack. orjson is the fast gate: text it refuses is not parsed further.
 from __future__ import annotations
 
 import re
+from itertools import chain
 
 TOKEN_RE = re.compile(
     r'[ \t\n\r]+|"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
     r"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}\[\]:,]")
 """A JSON token or a run of whitespace (a run is its own match: findall stays linear)."""
-_VALID_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^\s{}\[\]:,"]+|[{}\[\]:,]')
-"""The tokens of a document orjson accepted (no whitespace kept: a valid document has nothing
-else between its tokens, so no tiling check is needed)."""
+_VALID_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^\s{}\[\]:,"]+|[{}\[\]]')
+"""The tokens of a document orjson accepted but its commas and colons (no whitespace kept: a
+valid document has nothing else between its tokens, so no tiling check is needed; in a valid
+document a comma or a colon is implied by its neighbours, and half the matches are theirs)."""
 
 
 class Obj(list):
@@ -120,36 +122,61 @@ def parse(text: str) -> Node | None:
         orjson.loads(text)
     except orjson.JSONDecodeError:
         return None
-    return _build_valid(_VALID_TOKEN.findall(text))
+    return _build_valid(_valid_tokens(text))
 
 
-def _build_valid(toks: list[str]) -> Node | None:
-    """:func:`build` for the tokens of a document orjson accepted (valid JSON: no state checks;
-    a string in an object where a key is due is the key)."""
+CHUNK = 1 << 20
+"""Characters of a valid document tokenised at a time (up to a line end: no JSON token holds a
+raw newline, so a chunk ends between tokens)."""
+
+
+def _valid_tokens(text: str):
+    """The tokens of a valid document (:data:`_VALID_TOKEN`), each distinct token one string (a
+    document repeats its keys and many values: the tree holds each once), found a chunk at a time
+    (the memory the tokens take: one chunk's plus the distinct ones)."""
+    seen: dict[str, str] = {}
+    return chain.from_iterable(map(seen.setdefault, toks, toks) for toks in _chunk_tokens(text))
+
+
+def _chunk_tokens(text: str):
+    """:data:`_VALID_TOKEN`'s matches in ``text``, one list per chunk of about :data:`CHUNK`."""
+    start, n = 0, len(text)
+    while start < n:
+        end = text.find("\n", start + CHUNK)
+        end = n if end < 0 else end + 1
+        yield _VALID_TOKEN.findall(text, start, end)
+        start = end
+
+
+def _build_valid(toks) -> Node | None:
+    """:func:`build` for the tokens of a document orjson accepted, without its commas and colons
+    (valid JSON: no state checks; a string in an object where a key is due is the key)."""
     stack: list = []
-    root, key, obj = None, None, False
+    root, key, top, obj = None, None, None, False   # top: the open container (obj: an Obj)
     for tok in toks:
         c = tok[0]
-        if c in ",:":
-            continue
-        if c in "}]":
+        if c == "}" or c == "]":
             stack.pop()
-            obj = bool(stack) and isinstance(stack[-1], Obj)
+            if stack:
+                top = stack[-1]
+                obj = type(top) is Obj
             continue
-        if obj and key is None:
-            key = tok
-            continue
-        node = Obj() if c == "{" else Arr() if c == "[" else tok
-        if not stack:
-            root = node
-        elif obj:
-            stack[-1].append((key, node))
+        if obj:
+            if key is None:
+                key = tok
+                continue
+            node = Obj() if c == "{" else Arr() if c == "[" else tok
+            top.append((key, node))  # type: ignore[union-attr]
             key = None
         else:
-            stack[-1].append(node)
-        if c in "{[":
+            node = Obj() if c == "{" else Arr() if c == "[" else tok
+            if top is None:
+                root = node
+            else:
+                top.append(node)
+        if c == "{" or c == "[":
             stack.append(node)
-            obj = c == "{"
+            top, obj = node, c == "{"
     return root
 
 

@@ -8,6 +8,8 @@ written: the omitted lines are counted by the executor in the single footer.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from thresher.dataflow.payload import CRITICAL
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: a start-up cost)
@@ -23,9 +25,20 @@ enumeration or log is as likely to be the one looked for as its first and last (
 as a header of a few lines moves the middle of the rows off the middle of the output)."""
 
 
-def _select(payload, head: int, tail: int) -> list[int]:
+def _critical(payload) -> "list[int] | None":
+    """The view indices of critical lines, in C (``None`` when the view has summary lines)."""
+    origin, tiers = payload.origin, payload.tiers
+    if origin and min(origin) < 0:
+        return None
+    return list(compress(range(len(origin)), map(CRITICAL.__eq__, map(tiers.__getitem__, origin))))
+
+
+def _select(payload, head: int, tail: int, crit: "list[int] | None" = None) -> list[int]:
     n, origin, tiers = len(payload.lines), payload.origin, payload.tiers
     lo, hi = n // 2 - MIDDLE, n // 2 + MIDDLE
+    if crit is not None:   # no summary line: the critical lines with head, middle and tail
+        return sorted(set(crit).union(range(min(head, n)), range(max(n - tail, 0), n),
+                                      range(max(lo, 0), min(hi, n - 1) + 1)))
     keep: list[int] = []
     for i in range(n):
         o = origin[i]
@@ -44,12 +57,14 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
     n = len(payload.lines)
     if n <= max_lines and payload.tokens() <= max_tokens:
         return None
-    crit = sum(1 for o in payload.origin if o >= 0 and payload.tiers[o] == CRITICAL)
+    at = _critical(payload)
+    crit = len(at) if at is not None else \
+        sum(1 for o in payload.origin if o >= 0 and payload.tiers[o] == CRITICAL)
     room = max(max_lines - crit, 4)
     head = max(int(room * params["head_share"]), 2)
     tail = max(room - head - (2 * MIDDLE + 1), 2)   # the middle's lines come out of the tail's share
     while True:
-        keep = _select(payload, head, tail)
+        keep = _select(payload, head, tail, at)
         view = payload.select(keep)
         if view.tokens() <= max_tokens or head + tail <= 4:
             break

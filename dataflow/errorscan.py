@@ -409,6 +409,15 @@ def error_indices(source: "tuple[str, ...] | list[str]", scan: "SourceScan | Non
     :class:`SourceScan` of ``source``, when one was made.
     """
     search = CORE_ERROR_RE.search
+    keyed = None if scan is None else scan.digit_keys()
+    if keyed is not None:   # the core scan cannot tell digits apart: one search per digit key
+        keys, index = keyed
+        cands = candidate_mask(keys, _CORE_WORDS, "EF")
+        hit = bytearray(len(keys))
+        for j in (range(len(keys)) if cands is None else ones(cands)):
+            if search(keys[j], 0, 4096):
+                hit[j] = 1
+        return list(compress(range(len(index)), map(hit.__getitem__, index))) if 1 in hit else []
     if scan is None:
         uniq = list(dict.fromkeys(source))   # output repeats lines: each distinct one scanned once
         cands = candidate_mask(uniq, _CORE_WORDS, "EF")

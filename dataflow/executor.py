@@ -205,6 +205,15 @@ def check_stage(node: PlanNode, before: Payload, after: Payload) -> None:
     # the stage that made it ran, against the same source: only the tiers below may have changed.
     unchanged = after.lines is before.lines and after.origin is before.origin \
         and SYNTHETIC not in after.origin
+    origin, n = after.origin, len(src)
+    if not unchanged and origin and SYNTHETIC not in origin and 0 <= min(origin) and max(origin) < n:
+        # no summary line, every origin a source line: only the lines that differ from theirs
+        # (found in C) need the clip test
+        lines = after.lines
+        for line, o in compress(zip(lines, origin), map(ne, lines, map(src.__getitem__, origin))):
+            if not is_clip_of(line, src[o]):
+                raise StageRejected("INV-3", f"view line does not match source line {o}: {line[:80]!r}")
+        unchanged = True   # (as checked as an unchanged view: the loop below is not needed)
     carried = set() if unchanged else {line for line, o in zip(before.lines, before.origin) if o == SYNTHETIC}
     for line, o in zip(() if unchanged else after.lines, after.origin):
         if o == SYNTHETIC:
@@ -215,9 +224,14 @@ def check_stage(node: PlanNode, before: Payload, after: Payload) -> None:
                                     "(through dataflow.finalize.emission_view)")
         elif not (0 <= o < len(src)) or (line != src[o] and not is_clip_of(line, src[o])):
             raise StageRejected("INV-3", f"view line does not match source line {o}: {line[:80]!r}")
-    if after.failed:
+    # (a view and tiers passed on as they were lose nothing their check did not see: each
+    # payload a stage gets passed this check, or is Read's, whose view is its whole source)
+    if after.failed and not (after.origin is before.origin and after.tiers is before.tiers):
         kept = set(after.origin)
-        lost = [i for i, t in enumerate(after.tiers) if t == CRITICAL and i not in kept]
+        tiers = after.tiers
+        crit = compress(range(len(tiers)), map(CRITICAL.__eq__, tiers))
+        lost = [] if kept.issuperset(crit) else \
+            [i for i, t in enumerate(tiers) if t == CRITICAL and i not in kept]
         if lost:
             raise StageRejected("INV-6", f"dropped or altered error line {lost[0] + 1}: "
                                 f"{src[lost[0]][:80]!r}")

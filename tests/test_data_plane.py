@@ -418,7 +418,8 @@ def test_score_from_digit_keys_tiers_as_the_per_line_rule_does():
 
 
 def test_critical_flags_from_digit_keys_are_those_from_the_lines():
-    """critical_flags answers the same through the source's digit keys as line by line, on every
+    """critical_flags and the core error scan answer the same through the source's digit keys as
+    line by line, on every
     fixture of a failing command, for its first view and for a view with a clipped line."""
     from thresher.dataflow import errorscan
     compared = flagged = 0
@@ -435,6 +436,8 @@ def test_critical_flags_from_digit_keys_are_those_from_the_lines():
             kv = keyed if v is p else keyed.with_view((keyed.lines[0][:5],) + keyed.lines[1:], keyed.origin)
             errorscan.source_scan(kv)._keys[:] = [errorscan.digit_keys(kv.source)]
             assert errorscan.critical_flags(kv) == want
+            assert errorscan.error_indices(kv.source, errorscan.source_scan(kv)) == \
+                errorscan.error_indices(kv.source)
             compared += 1
             flagged += sum(want)
     assert compared > 100 and flagged > 1000

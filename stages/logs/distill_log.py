@@ -376,16 +376,19 @@ def _keys(payload: Payload, crit: list[bool], blocks, starts: list[int], sizes: 
     multi-line and summary blocks."""
     lines, memo, nb = payload.lines, Templates().memo, len(blocks)
     keys = list(map(getitem, map(memo.__getitem__, map(crit.__getitem__, starts)), first))
-    for b in compress(range(nb), map(crit.__getitem__, starts)):
-        if status := STATUS_RE.search(lines[starts[b]]):
+    opening_crit = list(compress(range(nb), map(crit.__getitem__, starts)))
+    for b, status in zip(opening_crit, map(STATUS_RE.search, map(lines.__getitem__, map(starts.__getitem__, opening_crit)))):
+        if status:
             keys[b] += "\0" + status.group(1)
     multi = list(compress(range(nb), map((1).__lt__, sizes)))
     lasts = [blocks[b][1] - 1 for b in multi]
     for b, i, shape in zip(multi, lasts, digit_shapes(lines, lasts)):
         keys[b] += "\n" + memo[crit[i]][shape]
-    alone: Any = compress(range(nb), map((0).__gt__, map(payload.origin.__getitem__, starts)))
+    origin = payload.origin
+    alone: Any = compress(range(nb), map((0).__gt__, map(origin.__getitem__, starts))) \
+        if origin and min(origin) < 0 else []   # (no summary line in the view: none to look for)
     if payload.failed:
-        alone = sorted({*alone, *compress(range(nb), map(crit.__getitem__, starts))})
+        alone = sorted({*alone, *opening_crit})
     for b in alone:
         keys[b] = f"#{b}"
     return keys

@@ -22,8 +22,10 @@ Declines when the log is within budget, when it has too few repeats to be worth 
 from __future__ import annotations
 
 import re
-from itertools import compress
-from operator import itemgetter
+from collections import deque
+from bisect import bisect_right
+from itertools import compress, repeat
+from operator import getitem, itemgetter, sub
 
 from thresher.dataflow.tokens import estimate
 from thresher.stages.lib.budget import FOOTER_ROOM
@@ -85,7 +87,24 @@ def template(line: str, critical: bool) -> str:
 
 _ONES = str.maketrans("23456789", "11111111")
 """Digits 1-9 as ``1`` (``0`` stays, for ``0x``): every mask above tests digit shapes, never
-which digit, so lines equal under this map have the same template (tests check it)."""
+which digit, so lines equal under this map have the same template (tests check it). The map
+keeps every character's length and class (a digit stays a digit, nothing else changes): a line
+and its shape split into fields at the same offsets, and TIMESTAMP_RE matches the same spans."""
+
+
+class _Memo(dict):
+    """``shape -> template(shape, critical)``, filled on a miss: ``memo[shape]`` of a known shape
+    stays in C (``map(memo.__getitem__, shapes)``)."""
+
+    __slots__ = ("critical",)
+
+    def __init__(self, critical: bool) -> None:
+        super().__init__()
+        self.critical = critical
+
+    def __missing__(self, shape: str) -> str:
+        t = self[shape] = template(shape, self.critical)
+        return t
 
 
 class Templates:
@@ -96,45 +115,66 @@ class Templates:
     __slots__ = ("memo",)
 
     def __init__(self) -> None:
-        self.memo: tuple[dict[str, str], dict[str, str]] = ({}, {})   # not critical, critical
+        self.memo = (_Memo(False), _Memo(True))   # not critical, critical (indexed by the flag)
 
     def __call__(self, line: str, critical: bool) -> str:
         return self.of_shape(line.translate(_ONES), critical)
 
     def of_shape(self, shape: str, critical: bool) -> str:
         """The template of a line whose digit shape (``line.translate(_ONES)``) is ``shape``."""
-        memo = self.memo[bool(critical)]
-        t = memo.get(shape)
-        if t is None:
-            t = memo[shape] = template(shape, critical)
-        return t
+        return self.memo[bool(critical)][shape]
 
 
 _CHUNK = 4096
 
 
-def digit_shapes(lines):
-    """``line.translate(_ONES)`` for every line, in order, translated a chunk of lines at a time
-    (one ``str.translate`` call per line costs more than the translation itself)."""
-    for base in range(0, len(lines), _CHUNK):
-        part = lines[base:base + _CHUNK]
+def digit_shapes(lines, indices) -> list[str]:
+    """``lines[i].translate(_ONES)`` for each of ``indices``, in order, translated a chunk of
+    lines at a time (one ``str.translate`` call per line costs more than the translation
+    itself). Equal shapes are one object: the list holds a reference per line, the text of
+    each distinct shape once."""
+    canon: dict[str, str] = {}
+    out: list[str] = []
+    for base in range(0, len(indices), _CHUNK):
+        part = list(map(lines.__getitem__, indices[base:base + _CHUNK]))
         shapes = "\n".join(part).translate(_ONES).split("\n")
-        yield from (shapes if len(shapes) == len(part) else (line.translate(_ONES) for line in part))
+        if len(shapes) != len(part):
+            shapes = [line.translate(_ONES) for line in part]
+        out += map(canon.setdefault, shapes, shapes)
+    return out
 
 
 def masked_times(lines, indices) -> dict[int, str]:
-    """``TIMESTAMP_RE.sub("<ts>", lines[i])`` for each of ``indices``, in one ``sub`` per chunk of
-    lines (no part of the pattern matches a newline, and a newline is a non-word character like
-    a line's ends, so the joined result splits back into the per-line results)."""
+    """``TIMESTAMP_RE.sub("<ts>", lines[i])`` for each of ``indices``: the spans of the stamps
+    are those of the line's digit shape (:data:`_ONES`), searched once per distinct shape."""
     indices = sorted(indices)
-    out: dict[int, str] = {}
+    return dict(zip(indices, _masked(lines, indices)))
+
+
+def _masked(lines, indices: list[int], spans: dict[str, tuple[tuple[int, int], ...]] | None = None):
+    """``TIMESTAMP_RE.sub("<ts>", lines[i])`` for each of ``indices``, in order (``spans``: a
+    memo of each shape's stamp spans, shared between calls)."""
+    if spans is None:
+        spans = {}
     for base in range(0, len(indices), _CHUNK):
         part = indices[base:base + _CHUNK]
-        done = TIMESTAMP_RE.sub("<ts>", "\n".join(lines[i] for i in part)).split("\n")
-        if len(done) != len(part):
-            done = [TIMESTAMP_RE.sub("<ts>", lines[i]) for i in part]
-        out.update(zip(part, done))
-    return out
+        for i, shape in zip(part, digit_shapes(lines, part)):
+            found = spans.get(shape)
+            if found is None:
+                found = spans[shape] = tuple(m.span() for m in TIMESTAMP_RE.finditer(shape))
+            line = lines[i]
+            if not found:
+                yield line
+            elif len(found) == 1:
+                (a, b), = found
+                yield f"{line[:a]}<ts>{line[b:]}"
+            else:
+                cut, pieces = 0, list[str]()
+                for a, b in found:
+                    pieces += (line[cut:a], "<ts>")
+                    cut = b
+                pieces.append(line[cut:])
+                yield "".join(pieces)
 
 
 LOW_CARDINALITY = 8
@@ -146,7 +186,7 @@ distinct values is not a set of kinds)."""
 _TIME_FIELD = re.compile(r"\d:\d\d")
 
 
-def refine(groups: dict[str, list[int]], blocks, lines) -> dict[str, list[int]]:
+def refine(groups: dict[str, list[int]], blocks, lines, first=None, starts=None) -> dict[str, list[int]]:
     """Split each large group by its low-cardinality fields.
 
     Fields are the whitespace-separated words of an entry's first line, by position (a field that
@@ -154,43 +194,134 @@ def refine(groups: dict[str, list[int]], blocks, lines) -> dict[str, list[int]]:
     whose values differ across the group but take at most :data:`LOW_CARDINALITY` values, each
     seen four times on average, names a kind (``200``/``404``/``500``, ``"GET``/``"POST``): lines
     that differ there are different kinds, so each keeps a verbatim instance and its own count.
-    Deterministic, one pass over the group's fields.
+    Deterministic. ``first``: the digit shape of each block's first line, by block index
+    (:func:`digit_shapes`), and ``starts`` each block's first line; computed when not given.
+    The fields are read through the shapes (:func:`_kinds`).
     """
+    if starts is None:
+        starts = [start for start, _ in blocks]
+    if first is None:
+        first = digit_shapes(lines, starts)
+    fields: dict[str, tuple[tuple[int, int], ...]] = {}
     out: dict[str, list[int]] = {}
+    got_of: list[str] = []   # by block: its values at its group's kind positions
     for key, members in groups.items():
-        kinds = _kind_fields(members, blocks, lines) if len(members) >= 2 * KIND_REPEATS else []
+        by_shape = _by_shape(members, first) if len(members) >= 2 * KIND_REPEATS else {}
+        const: dict[tuple[str, int], str | None] = {}
+        kinds = _kinds(members, by_shape, lines, starts, fields, const) if by_shape else []
         if not kinds:
             out[key] = members
             continue
-        pick, cut = itemgetter(*kinds), kinds[-1] + 1   # (the fields after the last not split)
-        for b in members:
-            got = pick(lines[blocks[b][0]].split(None, cut))
-            out.setdefault(key + "\0" + (got if len(kinds) == 1 else " ".join(got)), []).append(b)
+        # each member's values at the kind positions (a string, several joined by a space): the
+        # value of a shape's members when they all agree there, else each line's, sliced at the
+        # offsets of its shape's fields (in C)
+        if not got_of:
+            got_of = [""] * len(blocks)
+        for shape, bs in by_shape.items():
+            agreed = [const[shape, k] for k in kinds]
+            if None not in agreed:
+                values: Any = repeat(" ".join(agreed))  # type: ignore[arg-type]   # (" ".join of one value: the value)
+            else:
+                spans = fields[shape]
+                values = map(itemgetter(*[slice(*spans[k]) for k in kinds]),
+                             map(lines.__getitem__, map(starts.__getitem__, bs)))
+                if len(kinds) > 1:
+                    values = map(" ".join, values)
+            deque(map(got_of.__setitem__, bs, values), maxlen=0)
+        for base in range(0, len(members), _CHUNK):
+            part = members[base:base + _CHUNK]
+            got = list(map(got_of.__getitem__, part))
+            kinds_seen = dict.fromkeys(got)   # (in order of first instance, as the keys go in)
+            if len(kinds_seen) <= _FEW_KINDS:   # the members of each kind, one C pass per kind
+                for value in kinds_seen:
+                    out.setdefault(key + "\0" + value, []).extend(compress(part, map(value.__eq__, got)))
+            else:
+                for b, value in zip(part, got):
+                    out.setdefault(key + "\0" + value, []).append(b)
     return out
 
 
-def _kind_fields(members: list[int], blocks, lines) -> list[int]:
-    """The field positions of :func:`refine` that name a kind in this group. One pass, in memory
-    bounded by the fields: a position is dropped once it has more than LOW_CARDINALITY values
-    (rows are split and their columns added a chunk of rows at a time)."""
-    width, live = 1 << 30, set()
-    values: list[set[str]] | None = None
-    for base in range(0, len(members), _CHUNK):
-        rows = [lines[blocks[b][0]].split() for b in members[base:base + _CHUNK]]
-        if values is None:
-            values, live = [set() for _ in rows[0]], set(range(len(rows[0])))
-        shortest = min(map(len, rows))
-        if shortest < width:
-            width = shortest
-            live = {pos for pos in live if pos < width}
-        for pos, column in enumerate(zip(*rows)):
-            if pos in live:
-                seen = values[pos]
-                seen.update(column)
-                if len(seen) > LOW_CARDINALITY:
-                    live.discard(pos)
-    return [pos for pos in sorted(live) if values is not None
-            and 1 < len(values[pos]) and len(values[pos]) * KIND_REPEATS <= len(members)
+_FEW_KINDS = 16
+
+
+def _by_shape(members: list[int], first) -> dict[str, list[int]]:
+    """``members`` by the digit shape of their first line (in order)."""
+    out: dict[str, list[int]] = {}
+    for b in members:
+        out.setdefault(first[b], []).append(b)
+    return out
+
+
+def _field_spans(shape: str, memo: dict[str, tuple[tuple[int, int], ...]]) -> tuple[tuple[int, int], ...]:
+    """``(start, end)`` of each of ``shape.split()``'s fields (memoised in ``memo``)."""
+    spans = memo.get(shape)
+    if spans is None:
+        found, at = [], 0
+        for word in shape.split():
+            at = shape.index(word, at)   # (only whitespace before the field: its first place)
+            found.append((at, at + len(word)))
+            at += len(word)
+        spans = memo[shape] = tuple(found)
+    return spans
+
+
+def _kind_fields(members: list[int], blocks, lines, first=None) -> list[int]:
+    """The field positions of :func:`refine` that name a kind in this group (``first`` as
+    there, by block index)."""
+    starts = dict(zip(members, (blocks[b][0] for b in members)))
+    if first is None:
+        first = dict(zip(members, digit_shapes(lines, list(starts.values()))))
+    return _kinds(members, _by_shape(members, first), lines, starts, {}, {})
+
+
+def _kinds(members: list[int], by_shape: dict[str, list[int]], lines, starts,
+           fields: dict[str, tuple[tuple[int, int], ...]],
+           const: dict[tuple[str, int], str | None]) -> list[int]:
+    """:func:`_kind_fields` of ``members`` grouped ``by_shape``, in few C passes.
+
+    The lines of one digit shape have the same length and their fields at the same offsets
+    (``fields``: a memo of :func:`_field_spans`). A field is one text in all of them when each
+    of its columns is one character: a column where the shape has no ``1`` always is (it holds
+    no digit 1-9, so it is the shape's character); the others are read as strided slices of the
+    lines joined (``text[c::length]``: column ``c`` of every line). Only a field that differs
+    between lines of one shape is sliced line by line. ``const`` gets, per ``(shape,
+    position)`` read, the field's one text there, or ``None`` when it differs. A position is
+    dropped once it has more than LOW_CARDINALITY values; lines are read a chunk at a time
+    (memory stays bounded by a chunk and the fields)."""
+    layouts = [(_field_spans(shape, fields), shape, bs) for shape, bs in by_shape.items()]
+    width = min(len(spans) for spans, _, _ in layouts)
+    values: list[set[str]] = [set() for _ in range(width)]
+    live = list(range(width))
+    for spans, shape, bs in layouts:
+        length = len(shape)
+        for base in range(0, len(bs), _CHUNK):
+            if not live:
+                return []
+            rows: list[str] = []
+            text = ""
+            for pos in live:
+                a, z = spans[pos]
+                word = shape[a:z]
+                value: str | None = word
+                if "1" in word:
+                    if not rows:
+                        rows = list(map(lines.__getitem__, map(starts.__getitem__, bs[base:base + _CHUNK])))
+                        text = "".join(rows)
+                    n = len(rows)
+                    columns = (text[c::length] for c in range(a, z) if word[c - a] == "1")
+                    if all(col.count(col[0]) == n for col in columns):
+                        value = rows[0][a:z]
+                    else:
+                        value = None
+                        values[pos].update(map(itemgetter(slice(a, z)), rows))
+                if value is not None:
+                    values[pos].add(value)
+                if const.get((shape, pos), value) != value:
+                    value = None
+                const[shape, pos] = value
+            live = [pos for pos in live if len(values[pos]) <= LOW_CARDINALITY]
+    return [pos for pos in live
+            if 1 < len(values[pos]) and len(values[pos]) * KIND_REPEATS <= len(members)
             and not any(_TIME_FIELD.search(v) for v in values[pos])]
 
 
@@ -236,6 +367,41 @@ def _blocks(lines, crit: list[bool]) -> list[tuple[int, int]]:
     return out
 
 
+def _keys(payload: Payload, crit: list[bool], blocks, starts: list[int], sizes: list[int],
+          first: list[str]) -> list[str]:
+    """The template key of each block: its first line's template (an access-log status kept
+    when the line is critical, :data:`STATUS_RE`), then, for a multi-line entry (a stack trace),
+    its last line's; ``#b`` alone for a summary line of an earlier stage and for an error on a
+    failing command. The memo's lookups run in C (``map``): Python touches only critical,
+    multi-line and summary blocks."""
+    lines, memo, nb = payload.lines, Templates().memo, len(blocks)
+    keys = list(map(getitem, map(memo.__getitem__, map(crit.__getitem__, starts)), first))
+    opening_crit = list(compress(range(nb), map(crit.__getitem__, starts)))
+    for b, status in zip(opening_crit, map(STATUS_RE.search, map(lines.__getitem__, map(starts.__getitem__, opening_crit)))):
+        if status:
+            keys[b] += "\0" + status.group(1)
+    multi = list(compress(range(nb), map((1).__lt__, sizes)))
+    lasts = [blocks[b][1] - 1 for b in multi]
+    for b, i, shape in zip(multi, lasts, digit_shapes(lines, lasts)):
+        keys[b] += "\n" + memo[crit[i]][shape]
+    origin = payload.origin
+    alone: Any = compress(range(nb), map((0).__gt__, map(origin.__getitem__, starts))) \
+        if origin and min(origin) < 0 else []   # (no summary line in the view: none to look for)
+    if payload.failed:
+        alone = sorted({*alone, *opening_crit})
+    for b in alone:
+        keys[b] = f"#{b}"
+    return keys
+
+
+def _grouped(keys: list[str]) -> dict[str, list[int]]:
+    """The indices of ``keys`` by key, in order of first instance."""
+    groups: dict[str, list[int]] = {}
+    for b, key in enumerate(keys):
+        groups.setdefault(key, []).append(b)
+    return groups
+
+
 def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | None:
     """The templated log, or ``None`` when it fits, has few repeats, or is JSON Lines."""
     lines = payload.lines
@@ -243,25 +409,14 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
         return None
     crit = critical_flags(payload)
     blocks = _blocks(lines, crit)
-    groups: dict[str, list[int]] = {}
-    shape, shapes, origin, failed = Templates(), digit_shapes(lines), payload.origin, payload.failed
-    for b, (start, end) in enumerate(blocks):
-        first = last = next(shapes)
-        for _ in range(end - start - 1):
-            last = next(shapes)
-        if origin[start] < 0 or (failed and crit[start]):
-            key = f"#{b}"   # a summary line of an earlier stage, or an error on failure: alone
-        else:   # a multi-line entry (a stack trace) is also told apart by its last line
-            key = shape.of_shape(first, crit[start])
-            if crit[start] and (status := STATUS_RE.search(lines[start])):
-                key += "\0" + status.group(1)
-            if end - start > 1:
-                key += "\n" + shape.of_shape(last, crit[end - 1])
-        groups.setdefault(key, []).append(b)
-    groups = refine(groups, blocks, lines)
+    starts = list(map(itemgetter(0), blocks))
+    sizes = list(map(sub, map(itemgetter(1), blocks), starts))   # (a block holds at least a line)
+    first = digit_shapes(lines, starts)
+    groups = _grouped(_keys(payload, crit, blocks, starts, sizes, first))
+    groups = refine(groups, blocks, lines, first, starts)
     if len(groups) > params["max_template_share"] * len(blocks):
         return None
-    tally = _Tally(blocks, groups)
+    tally = _Tally(blocks, groups, sizes)
     shown = set(range(max(len(blocks) - params["tail"], 0), len(blocks)))   # how the log ends
     for members in groups.values():
         b = members[0]
@@ -270,10 +425,13 @@ def run(payload: Payload, params: dict[str, Any], ctx: Context) -> Payload | Non
             shown.add(b - 1)   # the entry just before an error: what led to it
     # every error/warning entry whole (job 77 *and* job 233 failed) when they all fit in a share of
     # the budget; folded by template only when there are too many of them
-    hurt = [b for b, (start, end) in enumerate(blocks) if b not in shown and any(crit[start:end])]
-    seen = set(_timeless(lines, blocks, sorted(shown)))
+    # (the block of line i is the last one starting at or before it)
+    hit = dict.fromkeys(map(bisect_right, repeat(starts), compress(range(len(lines)), crit)))
+    hurt = [k - 1 for k in hit if k - 1 not in shown]
+    stamps: dict[str, tuple[tuple[int, int], ...]] = {}   # (the memo of _masked, for both)
+    seen = set(_timeless(lines, blocks, sorted(shown), stamps))
     errors = set()
-    for b, text in zip(hurt, _timeless(lines, blocks, hurt)):   # an exact repeat (but for its
+    for b, text in zip(hurt, _timeless(lines, blocks, hurt, stamps)):   # an exact repeat (but for its
         if text not in seen:                                   # time) adds nothing
             errors.add(b)
             seen.add(text)
@@ -333,13 +491,16 @@ def _spread(lines, blocks, groups, shown: set[int], errors: set[int], view: Payl
     return extra
 
 
-def _timeless(lines, blocks, chosen: list[int]):
+def _timeless(lines, blocks, chosen: list[int], stamps=None):
     """The lines of each block of ``chosen`` with their timestamps masked, as a tuple per block
-    (:func:`masked_times` a chunk of blocks at a time: memory stays a chunk's)."""
+    (:func:`_masked` a chunk of blocks at a time: memory stays a chunk's)."""
     for base in range(0, len(chosen), _CHUNK):
         part = [blocks[b] for b in chosen[base:base + _CHUNK]]
-        timeless = masked_times(lines, (i for block in part for i in range(*block)))
-        yield from (tuple(timeless[i] for i in range(*block)) for block in part)
+        timeless = list(_masked(lines, [i for start, end in part for i in range(start, end)], stamps))
+        at = 0
+        for start, end in part:
+            yield tuple(timeless[at:at + end - start])
+            at += end - start
 
 
 class _Tally:
@@ -348,17 +509,18 @@ class _Tally:
 
     __slots__ = ("members", "of", "total")
 
-    def __init__(self, blocks, groups) -> None:
+    def __init__(self, blocks, groups, sizes: list[int] | None = None) -> None:
         self.members = list(groups.values())
         self.of = [0] * len(blocks)
         self.total = []
         of = self.of
+        if sizes is None:
+            sizes = [end - start for start, end in blocks]
         for g, members in enumerate(self.members):
             for b in members:
                 of[b] = g
-            rest = members[1:]
-            self.total.append(len(rest) + sum(blocks[b][1] - blocks[b][0] - 1 for b in rest
-                                              if blocks[b][1] - blocks[b][0] > 1))
+            # the lines of the members after the first (each block holds at least one line)
+            self.total.append(sum(map(sizes.__getitem__, members)) - sizes[members[0]])
 
 
 def _view(payload, blocks, tally: _Tally, shown: set[int], crit: list[bool]):

@@ -137,3 +137,20 @@ def test_trouble_stems_prefilter_the_trouble_rows():
         for row in (w, w.upper(), f"/var/log/{w.title()}.log", f"a-{w}_b"):
             if NAMES_TROUBLE_RE.search(row):
                 assert any(s in row.lower() for s in _TROUBLE_STEMS), row
+
+
+def test_path_order_is_fair_order_of_the_built_tree():
+    """The flat-table order of a path list is the water-fill of :func:`pathtree.build`'s tree, on
+    lists mixing repeats, trailing slashes, absolute and relative paths, directories printed
+    after their entries and empty components."""
+    import random
+    from thresher.stages.lib import pathtree
+    rnd = random.Random(15)
+    parts = ["a", "b", "c", "", "d.txt"]
+    for _ in range(2000):
+        paths = []
+        for _ in range(rnd.randint(1, 30)):
+            path = "/".join(rnd.choice(parts) for _ in range(rnd.randint(1, 4))) or "x"
+            path = ("/" if rnd.random() < 0.3 else "") + path + ("/" if rnd.random() < 0.2 else "")
+            paths.append(path)
+        assert pathtree.path_order(paths) == pathtree.fair_order(pathtree.build(list(enumerate(paths)))), paths

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .rxcache import re_lazy as re  # re.compile from the start-up regex cache (rxcache.py)
 from _bisect import bisect_right  # (bisect's C core: the module only re-exports it)
 from itertools import accumulate, compress, repeat
-from operator import contains
+from operator import contains, not_
 
 from .payload import CRITICAL, Payload
 
@@ -117,6 +117,9 @@ def candidate_masks(lines: "tuple[str, ...] | list[str]",
     for base in range(0, len(lines), _CHUNK_LINES):
         part = lines[base:base + _CHUNK_LINES]
         text = "\n".join(part)
+        if not text.isascii() and len(part) > 1:
+            _mixed_chunk(part, base, wants, masks)
+            continue
         starts = _starts(part)
         # the per-line test of a dense word needs the chunk's lines to be the text's "\n" pieces
         whole = text.count("\n") == len(part) - 1
@@ -144,6 +147,32 @@ def candidate_masks(lines: "tuple[str, ...] | list[str]",
                 each = low_lines = low.split("\n")
             _mark(hay, at, words, found, base, 0, each if whole else None)
     return masks
+
+
+def _mixed_chunk(part: "Sequence[str]", base: int, wants: "list[tuple[tuple[str, ...], str, bool]]",
+                 masks: "list[bytearray | None]") -> None:
+    """:func:`candidate_masks` of a chunk holding a non-ASCII line: its ASCII lines joined as a
+    chunk of their own (one non-ASCII character makes a whole chunk's ``str`` wide, its lower-casing
+    and searches several times slower), each other line tested alone (the same rule)."""
+    ascii_ = list(map(str.isascii, part))
+    at = list(compress(range(len(part)), ascii_))
+    if at:
+        for k, sub in enumerate(candidate_masks([part[i] for i in at], wants)):
+            found = masks[k]
+            if found is None:
+                continue
+            if sub is None:   # not told for those lines: not told at all
+                masks[k] = None
+                continue
+            for j in ones(sub):
+                found[base + at[j]] = 1
+    for i in compress(range(len(part)), map(not_, ascii_)):
+        line = part[i]
+        low = line.lower()
+        for found, (words, firsts, fold) in zip(masks, wants):
+            if found is not None and ((line[:1] and line[:1] in firsts)
+                                      or any(w in (low if fold else line) for w in words)):
+                found[base + i] = 1
 
 
 def _starts(lines: Sequence[str]) -> list[int]:

@@ -584,7 +584,8 @@ def test_candidate_masks_are_the_plain_per_line_test():
     from thresher.dataflow.errorscan import _CORE_WORDS, _WORDS, candidate_mask
     wants = [(_WORDS, "eE", True), (_CORE_WORDS, "EF", True), ((":1", "line "), "", False),
              (("x",), "EF>", False)]
-    for text in FIXTURE_TEXTS:
+    mixed = "\n".join(["Error: ascii", "ünïcode error", "İNVALID", "", "Ünknown x", "E ok", "plain"] * 3)
+    for text in FIXTURE_TEXTS + [mixed]:
         lines = text.split("\n")
         for words, firsts, fold in wants:
             got = candidate_mask(lines, words, firsts, fold)

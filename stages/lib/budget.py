@@ -55,8 +55,10 @@ class Unit:
 
     __slots__ = ("lines", "group", "info")
 
-    def __init__(self, lines: list[int] | range, group: Group | None, info: Any = None) -> None:
-        self.lines = list(lines)
+    def __init__(self, lines: "list[int] | tuple[int, ...] | range", group: Group | None,
+                 info: Any = None) -> None:
+        # (read only: a tuple is kept as it is, so a one-line unit costs no list)
+        self.lines = lines if type(lines) is tuple else list(lines)
         self.group = group
         self.info = info     # whatever the group's summary needs (e.g. +/- line counts)
 

@@ -299,13 +299,15 @@ class SourceScan:
     the core scan (:meth:`core_mask`) is its word test run on those lines only.
     """
 
-    __slots__ = ("_source", "_seen", "_uniq", "_keys", "_cands", "_error", "_core", "_cand_lines")
+    __slots__ = ("_source", "_seen", "_uniq", "_keys", "_cands", "_error", "_core", "_cand_lines",
+                 "few_repeats")
 
     def __init__(self, source: "Sequence[str]") -> None:
         self._source = source
         self._seen: "dict[str, None] | None" = None   # each made on first use
         self._uniq: "list[str] | None" = None
         self._keys: "list[tuple[list[str], list[int]] | None]" = []
+        self.few_repeats = False   # set by digit_keys: nine in ten sampled lines distinct texts
         self._error: "list[bytearray | None]" = []   # each mask made on first use
         self._cands: "list[bytes | None]" = []
         self._core: "list[bytearray | None]" = []
@@ -333,7 +335,9 @@ class SourceScan:
             src = self._source
             part = src[:_KEY_SAMPLE] if len(src) > 2 * _KEY_SAMPLE else src
             keyed = digit_keys(part)
-            if keyed is not None and (len(set(part)) - len(keyed[0])) * 4 < len(part):
+            distinct = len(set(part))
+            self.few_repeats = distinct * 10 >= len(part) * 9
+            if keyed is not None and (distinct - len(keyed[0])) * 4 < len(part):
                 keyed = None
             elif keyed is not None and part is not src:
                 keyed = digit_keys(src)

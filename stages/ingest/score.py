@@ -193,8 +193,10 @@ def _plain_tiers(src, scan, failed: bool, loc: bool, extra: _Set, noise: _Set, e
                  ) -> "tuple[list[int], Callable[[int], Any]]":
     """The tiers of ``src`` scored line by line (each distinct line once when lines repeat), and
     a test of whether line ``i`` is exempt."""
-    uniq: list[str] | tuple[str, ...] = scan.uniq
-    if len(uniq) * 4 > len(src) * 3:   # few repeats: not worth a line -> tier map's memory
+    # few repeats (as sampled by the digit keys' decision, or counted): not worth a line -> tier
+    # map's memory, nor the time to make it
+    uniq: list[str] | tuple[str, ...] = src if scan.few_repeats else scan.uniq
+    if len(uniq) * 4 > len(src) * 3:
         uniq, errors = src, error_candidates(src)
     else:
         errors = scan.error_mask()

@@ -119,10 +119,88 @@ def parse(text: str) -> Node | None:
         return None
     import orjson
     try:
-        orjson.loads(text)
+        value = orjson.loads(text)
     except orjson.JSONDecodeError:
         return None
+    try:    # (orjson writes less deep documents than it reads; Python's stack is shallower)
+        if _as_written(text, orjson.dumps(value)):
+            return _from_value(value)
+    except (orjson.JSONEncodeError, RecursionError):
+        pass    # too deep: the iterative builder
     return _build_valid(_valid_tokens(text))
+
+
+_WHITESPACE = b" \t\n\r"
+
+
+def _as_written(text: str, canonical: bytes) -> bool:
+    """Whether every lexeme of ``text`` (a document orjson accepted) is written as orjson writes
+    it in ``canonical`` (``orjson.dumps`` of its value), so that the tree can be built from the
+    value. Checked on both texts without their whitespace (a raw space is the only whitespace a
+    string may hold): the token boundaries of such a text are those of the whole one, so equal
+    texts have equal tokens one by one. A number, literal or bracket has no whitespace: it is the
+    same. Of two strings with one value that are equal but for their raw spaces, the canonical
+    one writes every space raw, so the other has no space escaped (the two would differ by that
+    escape), and then their pieces between spaces decode to the same text: they are equal too.
+    Duplicate keys (orjson keeps one), ``1.50``, ``1e5``, ``-0``, ``\\u00e9`` or ``\\/`` differ:
+    the value cannot give them, and this is false. Compared a chunk at a time (no stripped copy
+    of the whole input)."""
+    canonical = canonical.translate(None, _WHITESPACE)
+    at, start, n = 0, 0, len(text)
+    while start < n:
+        end = min(start + CHUNK, n)
+        part = text[start:end].encode().translate(None, _WHITESPACE)
+        if canonical[at:at + len(part)] != part:
+            return False
+        at += len(part)
+        start = end
+    return at == len(canonical)
+
+
+class _Lexemes(dict):
+    """str or int value -> its lexeme (``orjson.dumps``: exactly as the canonical text writes
+    it), each distinct one made once and shared by the tree."""
+
+    def __missing__(self, value):
+        import orjson
+        lex = self[value] = orjson.dumps(value).decode()
+        return lex
+
+
+def _from_value(value) -> Node:
+    """The lexeme tree of a parsed document whose text :func:`_as_written` accepted: every
+    lexeme as ``orjson.dumps`` writes its value. The top-level container's members are released
+    as they are converted (the value and the tree are not both held whole)."""
+    import orjson
+    lexeme = _Lexemes().__getitem__
+    dumps = orjson.dumps
+
+    def node(v):
+        t = type(v)
+        if t is str or t is int:   # (not bool: its type is bool; 1 and True must not share a lexeme)
+            return lexeme(v)
+        if t is dict:
+            return Obj(zip(map(lexeme, v), map(node, v.values())))
+        if t is list:
+            return Arr(map(node, v))
+        if v is None:
+            return "null"
+        if t is bool:
+            return "true" if v else "false"
+        return dumps(v).decode()  # a float (no memo: 0.0 == -0.0)
+
+    if type(value) is list:
+        root = Arr()
+        for i, v in enumerate(value):
+            root.append(node(v))
+            value[i] = None
+        return root
+    if type(value) is dict:
+        pairs = Obj()
+        for k in list(value):
+            pairs.append((lexeme(k), node(value.pop(k))))
+        return pairs
+    return node(value)
 
 
 CHUNK = 1 << 20

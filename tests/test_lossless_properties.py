@@ -92,6 +92,94 @@ def test_lexeme_tree_minifies_like_the_json_module(value):
     assert jt.minify(root) == json.dumps(value, separators=(",", ":"))
 
 
+def _hex(code: int, upper: bool) -> str:
+    return f"\\u{code:04X}" if upper else f"\\u{code:04x}"
+
+
+# JSON written every way a writer may write it: escapes a canonical writer would not use (\/,
+# \u0041, \u00E9, a space as \u0020, a control character in either hex case, a surrogate
+# pair), raw non-ASCII, numbers as 1.50, 1E+5, -0, duplicate keys, any whitespace between tokens
+chars = st.one_of(
+    st.sampled_from(["a", " ", "/", "é", "\U0001f600", "\u2028", "\x7f", '\\"', "\\\\", "\\/",
+                     "\\b", "\\f", "\\n", "\\r", "\\t", "\\ud83d\\ude00", "\\uD83D\\uDE00"]),
+    st.builds(_hex, st.sampled_from([0x1, 0x1F, 0x20, 0x22, 0x2F, 0x41, 0x5C, 0xE9, 0x2028]), st.booleans()))
+strings = st.lists(chars, max_size=6).map(lambda cs: '"' + "".join(cs) + '"')
+numbers = st.builds(lambda sign, whole, frac, exp: sign + whole + frac + exp,
+                    st.sampled_from(["", "-"]), st.sampled_from(["0", "1", "12", "9007199254740993"]),
+                    st.sampled_from(["", ".0", ".5", ".50", ".25", ".1000000000000000055511151231257827"]),
+                    st.sampled_from(["", "e5", "E+2", "e-07", "e0", "e400"]))
+lexemes = st.one_of(strings, numbers, st.sampled_from(["true", "false", "null"]))
+spaces = st.sampled_from(["", "", " ", "\n  ", "\t", "\r\n"])
+
+
+@st.composite
+def written_json(draw, depth: int = 0) -> str:
+    """One JSON value as some writer could have written it."""
+    kind = draw(st.sampled_from(["scalar", "array", "object"] if depth < 4 else ["scalar"]))
+    if kind == "scalar":
+        return draw(lexemes)
+    pad = draw(spaces)
+    if kind == "array":
+        items = draw(st.lists(written_json(depth + 1), max_size=4))
+        return "[" + pad + ("," + pad).join(items) + pad + "]"
+    keys = draw(st.lists(st.one_of(st.sampled_from(['"a"', '"b"', '"a b"']), strings), max_size=4))
+    members = [k + pad + ":" + draw(spaces) + draw(written_json(depth + 1)) for k in keys]
+    return "{" + pad + ("," + pad).join(members) + pad + "}"
+
+
+def _strictly_equal(a, b) -> bool:
+    """Equal trees, containers of the same class (an Obj and an Arr of the same items differ)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, jt.Obj):
+        return len(a) == len(b) and all(ka == kb and _strictly_equal(va, vb) for (ka, va), (kb, vb) in zip(a, b))
+    if isinstance(a, jt.Arr):
+        return len(a) == len(b) and all(map(_strictly_equal, a, b))
+    return a == b
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(written_json(), spaces)
+def test_lexeme_tree_is_the_tokens_tree_however_the_json_is_written(text, pad):
+    """The tree built from orjson's value (when the text is written canonically) is the tree of
+    the text's own tokens, for every way of writing JSON; ``None`` exactly when a token-by-token
+    parse finds no single valid document (the ones orjson accepts)."""
+    import orjson
+    text = pad + text + pad
+    root = jt.parse(text)
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        assert root is None
+        return
+    toks = jt.tokens(text)
+    assert toks is not None
+    assert _strictly_equal(root, jt.build(toks))
+
+
+def test_lexeme_tree_from_the_value_only_for_text_written_as_orjson_writes():
+    """The value gives the tree only when no lexeme is written another way (checked: the texts
+    without whitespace are equal); otherwise the tokens do, and both trees keep every lexeme."""
+    import orjson
+    canonical = '{"a b": [1, 1.5, -0.0, "x \\"y\\"", true, null], "c": {}}'
+    other = ['{"a b": [1, 1.50, -0.0, "x \\"y\\"", true, null], "c": {}}',
+             '{"a\\u0020b": [1, 1.5, -0.0, "x \\"y\\"", true, null], "c": {}}',
+             '{"a b": [1, 1.5, -0.0, "x \\u0022y\\"", true, null], "c": {}}',
+             '{"a b": [1, 1.5, -0.0, "x \\"y\\"", true, null], "c": {}, "c": {}}']
+    def from_value(text):
+        return jt._from_value(orjson.loads(text), jt._Stripped(text))
+
+    assert _strictly_equal(from_value(canonical), jt.build(jt.tokens(canonical)))
+    for text in other:
+        assert from_value(text) is None
+    for text in [canonical] + other:
+        assert _strictly_equal(jt.parse(text), jt.build(jt.tokens(text)))
+        assert jt.minify(jt.parse(text)) == "".join(jt.tokens(text))
+    for depth in (200, 300):    # deeper than orjson writes: built by the iterative builder
+        deep = "[" * depth + '{"a": 1.0}' + "]" * depth
+        assert _strictly_equal(jt.parse(deep), jt.build(jt.tokens(deep)))
+
+
 @SETTINGS
 @given(st.text(alphabet="ab\x1b[31m0;K\n", max_size=80))
 def test_sgr_strip_keeps_the_visible_text(text):

@@ -119,10 +119,110 @@ def parse(text: str) -> Node | None:
         return None
     import orjson
     try:
-        orjson.loads(text)
+        value = orjson.loads(text)
     except orjson.JSONDecodeError:
         return None
-    return _build_valid(_valid_tokens(text))
+    try:
+        root = _from_value(value, _Stripped(text))
+    except (orjson.JSONEncodeError, RecursionError):
+        root = None     # nested deeper than orjson writes or Python's stack allows
+    return root if root is not None else _build_valid(_valid_tokens(text))
+
+
+_WHITESPACE = b" \t\n\r"
+
+
+class _Stripped:
+    """The UTF-8 bytes of a text without its whitespace, read in order a piece at a time (made a
+    chunk of :data:`CHUNK` characters at a time: no stripped copy of the whole text)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.done_chars = text, 0
+        self.buf, self.pos = b"", 0
+
+    def follows(self, piece: bytes) -> bool:
+        """Whether ``piece`` comes next (it is then read)."""
+        n = len(piece)
+        while len(self.buf) - self.pos < n and self.done_chars < len(self.text):
+            more = self.text[self.done_chars:self.done_chars + CHUNK].encode().translate(None, _WHITESPACE)
+            self.buf, self.pos = self.buf[self.pos:] + more, 0
+            self.done_chars += CHUNK
+        if self.buf[self.pos:self.pos + n] != piece:
+            return False
+        self.pos += n
+        return True
+
+    def at_end(self) -> bool:
+        """Whether everything was read."""
+        return self.pos == len(self.buf) and not self.text[self.done_chars:].strip(" \t\n\r")
+
+
+class _Lexemes(dict):
+    """str or int value -> its lexeme (``orjson.dumps``: as the canonical text writes it), each
+    distinct one made once and shared by the tree."""
+
+    def __missing__(self, value):
+        import orjson
+        lex = self[value] = orjson.dumps(value).decode()
+        return lex
+
+
+def _from_value(value, text: _Stripped) -> Node | None:
+    """The lexeme tree of ``text`` (a document orjson read as ``value``) built from the value, or
+    ``None`` when some lexeme of the text is not written as ``orjson.dumps`` writes its value.
+
+    The check: the text and the canonical one (``orjson.dumps`` of each top-level member, between
+    the brackets, commas and colons) are equal without their whitespace (a raw space is the only
+    whitespace a string may hold). Whitespace gone, the tokens of a JSON text are still told
+    apart, so two such texts that are equal have equal tokens one by one: a number, literal or
+    bracket has no whitespace, so it is the same; of two strings with one value that are equal
+    but for their raw spaces, the canonical one writes every space raw, so the other has no space
+    escaped (they would differ by that escape), and then their pieces between spaces decode to the
+    same text: they are equal too. Duplicate keys (orjson keeps one), ``1.50``, ``1e5``, ``-0``,
+    ``\\u00e9`` or ``\\/`` differ. The top-level members are checked, converted and released
+    one by one (the value, the tree and the canonical text are never all held whole)."""
+    import orjson
+    lexeme = _Lexemes().__getitem__
+    dumps = orjson.dumps
+
+    def node(v):
+        t = type(v)
+        if t is str or t is int:   # (not bool: its type is bool; 1 and True must not share a lexeme)
+            return lexeme(v)
+        if t is dict:   # (a string member without a call: most members are strings)
+            return Obj(zip(map(lexeme, v), [lexeme(x) if type(x) is str else node(x) for x in v.values()]))
+        if t is list:
+            return Arr([lexeme(x) if type(x) is str else node(x) for x in v])
+        if v is None:
+            return "null"
+        if t is bool:
+            return "true" if v else "false"
+        return dumps(v).decode()  # a float (no memo: 0.0 == -0.0)
+
+    def written(v) -> bytes:
+        return dumps(v).translate(None, _WHITESPACE)
+
+    if type(value) is list:
+        if not text.follows(b"["):
+            return None
+        root = Arr()
+        for i, v in enumerate(value):
+            if not text.follows(b"," + written(v) if i else written(v)):
+                return None
+            root.append(node(v))
+            value[i] = None
+        return root if text.follows(b"]") and text.at_end() else None
+    if type(value) is dict:
+        if not text.follows(b"{"):
+            return None
+        pairs = Obj()
+        for i, k in enumerate(list(value)):
+            v = value.pop(k)
+            if not text.follows((b"," if i else b"") + written(k) + b":" + written(v)):
+                return None
+            pairs.append((lexeme(k), node(v)))
+        return pairs if text.follows(b"}") and text.at_end() else None
+    return node(value) if text.follows(written(value)) and text.at_end() else None
 
 
 CHUNK = 1 << 20
